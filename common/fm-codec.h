@@ -1,0 +1,24 @@
+/* fm-codec.h: the typed GVariant form of events, as carried by the Events signal:
+ * a(tttuuuuaysxayays). */
+#pragma once
+
+#include <glib.h>
+
+#include "fm-event.h"
+
+G_BEGIN_DECLS
+
+#define FM_EVENT_VARIANT_TYPE_STRING "(tttuuuuaysxayays)"
+#define FM_EVENT_VARIANT_TYPE ((const GVariantType *) FM_EVENT_VARIANT_TYPE_STRING)
+#define FM_BATCH_VARIANT_TYPE ((const GVariantType *) "a" FM_EVENT_VARIANT_TYPE_STRING)
+
+/* A floating (tttuuuuaysxayays) for one event. */
+GVariant *fm_event_to_variant (const FmEvent *event);
+
+/* A view of one batch element; strings point into @value, which must stay alive. An
+ * unknown syscall name or a malformed element is FM_ERROR_PARSE. */
+gboolean fm_event_from_variant (GVariant *value,
+                                FmEvent  *event,
+                                GError  **error);
+
+G_END_DECLS

@@ -1,0 +1,44 @@
+/* filemond-options.h: the options of one capture (Start's a{sv}), parsed and validated
+ * once, then read by the session and by the backends. */
+#pragma once
+
+#include <glib.h>
+
+#include "fm-syscalls.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  FMD_BACKEND_AUTO,
+  FMD_BACKEND_STAP,
+  FMD_BACKEND_BPF,
+} FmdBackendKind;
+
+typedef struct {
+  FmdBackendKind backend;
+  GPtrArray *syscalls;       /* const FmSyscall *, never empty (all of them by default) */
+  GArray *pids;              /* guint32; empty = all processes */
+  gboolean follow_children;
+  GArray *uids;              /* guint32; empty = all users */
+  GStrv comms;               /* NULL-terminated, empty = all */
+  gboolean failed_only;
+  GStrv path_prefixes;       /* absolute paths, empty = all */
+} FmdOptions;
+
+/* Parses Start's a{sv}. Unknown keys, wrong types, an empty or unknown syscall list, a
+ * comm longer than 15 bytes, a relative path prefix...: FALSE with FM_ERROR_INVALID_ARGS
+ * naming the key and the value. */
+FmdOptions *fmd_options_new_from_variant (GVariant *asv, GError **error);
+FmdOptions *fmd_options_new_default (void);
+void fmd_options_free (FmdOptions *options);
+/* The a{sv} of the Options property: every key, defaults filled in. */
+GVariant *fmd_options_to_variant (const FmdOptions *options);
+
+const char *fmd_backend_kind_to_string (FmdBackendKind kind);
+
+/* TRUE when the options select syscall @nr. */
+gboolean fmd_options_has_syscall (const FmdOptions *options, guint nr);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmdOptions, fmd_options_free)
+
+G_END_DECLS
