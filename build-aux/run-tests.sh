@@ -1,13 +1,32 @@
 #!/bin/sh
-# The test command of README.md: installs what is missing, builds with warnings as errors
-# (plus an ASan/UBSan build of the unit and robustness tiers) and runs every tier.
-set -eu
+# The test command of README.md: installs the missing build dependencies, builds with warnings
+# as errors and runs every test tier; then builds again with AddressSanitizer and
+# UndefinedBehaviorSanitizer and runs the tiers that exercise parsers and decoders (unit, stap,
+# robustness) under them. Extra arguments go to both `meson test` runs.
+set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-build-aux/install-deps.sh
+build-aux/install-deps.sh || exit 1
+
 builddir=${FILEMON_BUILDDIR:-_build}
+asandir=${builddir}-asan
+
 if [ ! -f "$builddir/build.ninja" ]; then
-  meson setup "$builddir" -Dwerror=true -Dbpf=enabled -Dviewer=enabled
+  meson setup "$builddir" -Dwerror=true -Dbpf=enabled -Dviewer=enabled || exit 1
 fi
-meson compile -C "$builddir"
-meson test -C "$builddir" --print-errorlogs "$@"
+if [ ! -f "$asandir/build.ninja" ]; then
+  meson setup "$asandir" -Dwerror=true -Dbpf=disabled -Dviewer=disabled \
+    -Db_sanitize=address,undefined -Db_lundef=false || exit 1
+fi
+
+status=0
+meson compile -C "$builddir" || exit 1
+meson test -C "$builddir" --print-errorlogs "$@" || status=1
+
+meson compile -C "$asandir" || exit 1
+ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+G_SLICE=always-malloc G_DEBUG=gc-friendly \
+  meson test -C "$asandir" --print-errorlogs --suite unit --suite stap --suite robustness "$@" || status=1
+
+exit $status
