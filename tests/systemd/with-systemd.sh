@@ -25,6 +25,8 @@ if [ "${1:-}" = "--inner" ]; then
   mount --bind "$root/proc/sys" "$root/proc/sys"
   mount -o remount,bind,ro "$root/proc/sys"
   mount -t sysfs -o ro sysfs "$root/sys"
+  # as on a booted host, where systemd mounts it (sys-kernel-tracing.mount) before services run
+  mount -t tracefs nodev "$root/sys/kernel/tracing"
 
   mount -t tmpfs -o mode=0755,nosuid tmpfs "$root/dev"
   for node in "null c 1 3" "zero c 1 5" "full c 1 7" "random c 1 8" "urandom c 1 9" "tty c 5 0"; do
@@ -106,6 +108,13 @@ shutdown() {
   [ -n "${unshare_pid:-}" ] && wait "$unshare_pid" 2>/dev/null || true
   cleanup_cgroups
   rm -f "$log"
+  local d
+  for d in "${cgdirs[@]}"; do
+    if [ -d "$d" ]; then
+      echo "with-systemd: cgroup $d was left behind" >&2
+      exit 1
+    fi
+  done
 }
 trap shutdown EXIT
 
