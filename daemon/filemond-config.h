@@ -1,6 +1,30 @@
 /* filemond-config.h: /etc/filemond/filemond.conf (GKeyFile). A missing file means the
- * defaults; a file that exists but is malformed, or holds an unknown key or a value out of
- * range, is an error naming the line or key: the daemon refuses to start on it. */
+ * defaults; a file that exists but is malformed, or holds an unknown group or key, or a
+ * value out of range, is an error naming the line or key: the daemon refuses to start on it.
+ *
+ * Every key, its default and its range:
+ *
+ *   [Buffer]
+ *   Events=1000000          most events the ring buffer holds (1000 .. 100000000)
+ *   Bytes=256M              most bytes it holds, records encoded (1M .. 64G); a K, M or G
+ *                           suffix means KiB, MiB, GiB. Whichever limit is hit first
+ *                           makes the oldest events go (counted in OverwrittenCount).
+ *   [Daemon]
+ *   IdleTimeoutSec=60       exit after this many seconds with no capture, no subscriber
+ *                           and no open stream (D-Bus activation starts it again);
+ *                           0 = never exit when idle (0 .. 86400)
+ *   DefaultBackend=auto     what Start's backend "auto" (or no backend) means: auto (stap
+ *                           when it can run here, else bpf), stap or bpf
+ *   [Subscribers]
+ *   QueueEvents=65536       most events queued for one Events subscriber (16 .. 16777216)
+ *   StreamBufferBytes=16M   most bytes buffered for one OpenStream reader (64K .. 1G;
+ *                           suffixes as above)
+ *   [Stap]
+ *   Path=/usr/bin/stap      the SystemTap driver (an absolute path)
+ *   BufferMB=64             stap -s, its kernel buffer in MiB (1 .. 4095)
+ *   [Bpf]
+ *   RingBufferMB=64         the BPF ring buffer in MiB (1 .. 4095; rounded up to a power of 2)
+ */
 #pragma once
 
 #include <glib.h>
@@ -13,6 +37,7 @@ typedef struct {
   guint64 buffer_bytes;       /* Bytes=, default 256 MiB */
   /* [Daemon] */
   guint idle_timeout_sec;     /* IdleTimeoutSec=, default 60; 0 = never exit when idle */
+  int default_backend;        /* DefaultBackend=, an FmdBackendKind, default FMD_BACKEND_AUTO */
   /* [Subscribers] */
   guint subscriber_queue_events;   /* QueueEvents=, default 65536 */
   guint stream_buffer_bytes;       /* StreamBufferBytes=, default 16 MiB per stream */
@@ -23,9 +48,17 @@ typedef struct {
   guint bpf_ringbuf_mb;       /* RingBufferMB=, default 64 */
 } FmdConfig;
 
+/* FILEMON_SYSCONFDIR "/filemond/filemond.conf" */
+const char *fmd_config_default_path (void);
+
 FmdConfig *fmd_config_new_default (void);
 /* Loads @path; a missing file gives the defaults. */
 FmdConfig *fmd_config_load (const char *path, GError **error);
+/* Parses the text of a config file; @origin names it in error messages. */
+FmdConfig *fmd_config_load_from_data (const char *data,
+                                      gsize       len,
+                                      const char *origin,
+                                      GError    **error);
 void fmd_config_free (FmdConfig *config);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmdConfig, fmd_config_free)

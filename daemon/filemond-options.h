@@ -22,22 +22,35 @@ typedef struct {
   GArray *uids;              /* guint32; empty = all users */
   GStrv comms;               /* NULL-terminated, empty = all */
   gboolean failed_only;
-  GStrv path_prefixes;       /* absolute paths, empty = all */
+  GStrv path_prefixes;       /* absolute paths without trailing '/' (except "/"), empty = all */
 } FmdOptions;
 
 /* Parses Start's a{sv}. Unknown keys, wrong types, an empty or unknown syscall list, a
  * comm longer than 15 bytes, a relative path prefix...: FALSE with FM_ERROR_INVALID_ARGS
- * naming the key and the value. */
+ * naming the key and the value. Duplicates in lists are merged. "follow-children" true
+ * without "pids" is refused (it would mean nothing). */
 FmdOptions *fmd_options_new_from_variant (GVariant *asv, GError **error);
 FmdOptions *fmd_options_new_default (void);
+FmdOptions *fmd_options_copy (const FmdOptions *options);
 void fmd_options_free (FmdOptions *options);
 /* The a{sv} of the Options property: every key, defaults filled in. */
 GVariant *fmd_options_to_variant (const FmdOptions *options);
 
 const char *fmd_backend_kind_to_string (FmdBackendKind kind);
+/* "auto", "stap", "bpf" -> kind; FALSE for anything else. */
+gboolean fmd_backend_kind_from_string (const char *name, FmdBackendKind *kind);
 
 /* TRUE when the options select syscall @nr. */
 gboolean fmd_options_has_syscall (const FmdOptions *options, guint nr);
+
+/* TRUE when the options keep an event with these paths: no path-prefixes, or @path or
+ * @path2 equal to a prefix or below it ("/etc" keeps "/etc" and "/etc/passwd", not
+ * "/etcetera"). The strings need not be NUL-terminated. */
+gboolean fmd_options_match_paths (const FmdOptions *options,
+                                  const char       *path,
+                                  gsize             path_len,
+                                  const char       *path2,
+                                  gsize             path2_len);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmdOptions, fmd_options_free)
 

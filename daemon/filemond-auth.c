@@ -1,0 +1,154 @@
+/* filemond-auth.c: polkit checks of filemond's methods; see filemond-auth.h. */
+#include "filemond-auth.h"
+
+#include <polkit/polkit.h>
+
+#include "fm-error.h"
+#include "fm-names.h"
+
+static const struct {
+  const char *method;
+  const char *action;
+  const char *what;
+} method_actions[] = {
+  { "Start", FM_ACTION_START, "start a capture" },
+  { "Stop", FM_ACTION_STOP, "stop the capture" },
+  { "Save", FM_ACTION_SAVE, "save the captured events" },
+  { "Subscribe", FM_ACTION_SUBSCRIBE, "receive captured events" },
+  { "Unsubscribe", FM_ACTION_SUBSCRIBE, "receive captured events" },
+  { "OpenStream", FM_ACTION_SUBSCRIBE, "receive captured events" },
+};
+
+static guint32
+call_bus_u (GDBusConnection *connection,
+            const char      *method,
+            const char      *name,
+            GError         **error)
+{
+  g_autoptr(GVariant) reply = NULL;
+  guint32 value = 0;
+
+  reply = g_dbus_connection_call_sync (connection, "org.freedesktop.DBus",
+                                       "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                       method, g_variant_new ("(s)", name),
+                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1,
+                                       NULL, error);
+  if (reply != NULL)
+    g_variant_get (reply, "(u)", &value);
+  return value;
+}
+
+static PolkitSubject *
+caller_subject (GDBusConnection       *connection,
+                gboolean               session_bus,
+                GDBusMethodInvocation *invocation,
+                GError               **error)
+{
+  const char *sender = g_dbus_method_invocation_get_sender (invocation);
+  guint32 pid;
+  guint32 uid;
+
+  if (sender == NULL)
+    {
+      g_set_error_literal (error, FM_ERROR, FM_ERROR_NOT_AUTHORIZED,
+                           "the caller has no bus name");
+      return NULL;
+    }
+
+  if (!session_bus)
+    return polkit_system_bus_name_new (sender);
+
+  /* polkit knows system bus names only: on a session bus (manual tests) it is asked
+   * about the calling process. */
+  pid = call_bus_u (connection, "GetConnectionUnixProcessID", sender, error);
+  if (pid == 0)
+    return NULL;
+  uid = call_bus_u (connection, "GetConnectionUnixUser", sender, error);
+  if (error != NULL && *error != NULL)
+    return NULL;
+  return polkit_unix_process_new_for_owner (pid, 0, uid);
+}
+
+const char *
+fmd_auth_action_for_method (const char *method)
+{
+  g_return_val_if_fail (method != NULL, NULL);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (method_actions); i++)
+    if (g_str_equal (method_actions[i].method, method))
+      return method_actions[i].action;
+  return NULL;
+}
+
+gboolean
+fmd_authorize_method (GDBusConnection       *connection,
+                      gboolean               session_bus,
+                      GDBusMethodInvocation *invocation)
+{
+  const char *method = g_dbus_method_invocation_get_method_name (invocation);
+  const char *sender = g_dbus_method_invocation_get_sender (invocation);
+  GDBusMessage *message = g_dbus_method_invocation_get_message (invocation);
+  PolkitCheckAuthorizationFlags flags = POLKIT_CHECK_AUTHORIZATION_FLAGS_NONE;
+  g_autoptr(PolkitAuthority) authority = NULL;
+  g_autoptr(PolkitSubject) subject = NULL;
+  g_autoptr(PolkitAuthorizationResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *action = NULL;
+  const char *what = NULL;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (method_actions); i++)
+    if (g_str_equal (method_actions[i].method, method))
+      {
+        action = method_actions[i].action;
+        what = method_actions[i].what;
+      }
+
+  if (action == NULL)
+    {
+      g_dbus_method_invocation_return_error (invocation, FM_ERROR, FM_ERROR_NOT_AUTHORIZED,
+                                             "%s has no authorization rule; refused", method);
+      return FALSE;
+    }
+
+  if (g_dbus_message_get_flags (message) & G_DBUS_MESSAGE_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION)
+    flags |= POLKIT_CHECK_AUTHORIZATION_FLAGS_ALLOW_USER_INTERACTION;
+
+  /* This is a GIO worker thread: the synchronous call iterates its own context and leaves
+   * the main loop alone, however long an authentication dialog takes. */
+  authority = polkit_authority_get_sync (NULL, &error);
+  if (authority != NULL)
+    subject = caller_subject (connection, session_bus, invocation, &error);
+  if (subject != NULL)
+    result = polkit_authority_check_authorization_sync (authority, subject, action, NULL,
+                                                        flags, NULL, &error);
+  if (result == NULL)
+    {
+      g_warning ("%s from %s refused: polkit could not be asked: %s", method, sender,
+                 error->message);
+      g_dbus_method_invocation_return_error (invocation, FM_ERROR, FM_ERROR_NOT_AUTHORIZED,
+                                             "not authorized to %s: polkit could not be "
+                                             "asked (%s)", what, error->message);
+      return FALSE;
+    }
+
+  if (polkit_authorization_result_get_is_authorized (result))
+    {
+      g_debug ("%s from %s authorized (%s)", method, sender, action);
+      return TRUE;
+    }
+
+  g_message ("%s from %s refused by polkit (%s)", method, sender, action);
+  if (polkit_authorization_result_get_is_challenge (result))
+    g_dbus_method_invocation_return_error (invocation, FM_ERROR, FM_ERROR_NOT_AUTHORIZED,
+                                           "authentication is required to %s (polkit action "
+                                           "%s); call again allowing interactive "
+                                           "authorization, with a polkit agent running",
+                                           what, action);
+  else
+    g_dbus_method_invocation_return_error (invocation, FM_ERROR, FM_ERROR_NOT_AUTHORIZED,
+                                           "not authorized to %s (polkit action %s); ask an "
+                                           "administrator to add you to the “%s” group",
+                                           what, action, FM_GROUP_NAME);
+  return FALSE;
+}
+

@@ -1,0 +1,27 @@
+/* filemond-auth.h: polkit authorization of filemond's methods, in one place.
+ *
+ * A method -> polkit action table with default deny: a method missing from the table, a
+ * caller without a bus name or a polkitd that cannot be asked all mean refused. The
+ * subject is the caller's system bus name; interactive authentication is allowed only
+ * when the caller set ALLOW_INTERACTIVE_AUTHORIZATION on its message. Root is checked
+ * like anybody else (polkit allows it).
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* For GDBusInterfaceSkeleton's g_authorize_method, which GIO calls in a worker thread:
+ * blocks until polkit answered. TRUE when authorized; otherwise @invocation has been
+ * answered with org.filemond.Filemond1.Error.NotAuthorized and FALSE is returned.
+ * @session_bus: @connection is a session bus (manual tests), whose names polkit does not
+ * know: the calling process is then the subject. */
+gboolean fmd_authorize_method (GDBusConnection       *connection,
+                               gboolean               session_bus,
+                               GDBusMethodInvocation *invocation);
+
+/* The polkit action of @method, NULL when the table has none. */
+const char *fmd_auth_action_for_method (const char *method);
+
+G_END_DECLS

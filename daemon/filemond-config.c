@@ -1,0 +1,327 @@
+/* filemond-config.c: reads filemond.conf. Strict on purpose: a typo in a key name would
+ * otherwise silently leave a default in place, so unknown groups and keys are errors. */
+#include "config.h"
+
+#include "filemond-config.h"
+
+#include <string.h>
+#include <gio/gio.h>
+
+#include "filemond-options.h"
+#include "fm-error.h"
+#include "fm-names.h"
+
+#define KIB ((guint64) 1024)
+#define MIB (KIB * 1024)
+#define GIB (MIB * 1024)
+
+typedef enum {
+  KEY_COUNT,       /* a plain unsigned number */
+  KEY_BYTES,       /* a number with an optional K/M/G suffix */
+  KEY_ABS_PATH,
+  KEY_BACKEND,
+} KeyKind;
+
+typedef struct {
+  const char *group;
+  const char *key;
+  KeyKind kind;
+  guint64 min;
+  guint64 max;
+  gsize offset;       /* into FmdConfig */
+  gsize size;         /* of the field, for numbers */
+} KeySpec;
+
+#define NUM(g, k, kind, lo, hi, field) \
+  { g, k, kind, lo, hi, G_STRUCT_OFFSET (FmdConfig, field), sizeof (((FmdConfig *) 0)->field) }
+
+static const KeySpec keys[] = {
+  NUM ("Buffer", "Events", KEY_COUNT, 1000, 100000000, buffer_events),
+  NUM ("Buffer", "Bytes", KEY_BYTES, MIB, 64 * GIB, buffer_bytes),
+  NUM ("Daemon", "IdleTimeoutSec", KEY_COUNT, 0, 86400, idle_timeout_sec),
+  { "Daemon", "DefaultBackend", KEY_BACKEND, 0, 0, G_STRUCT_OFFSET (FmdConfig, default_backend), 0 },
+  NUM ("Subscribers", "QueueEvents", KEY_COUNT, 16, 16777216, subscriber_queue_events),
+  NUM ("Subscribers", "StreamBufferBytes", KEY_BYTES, 64 * KIB, GIB, stream_buffer_bytes),
+  { "Stap", "Path", KEY_ABS_PATH, 0, 0, G_STRUCT_OFFSET (FmdConfig, stap_path), 0 },
+  NUM ("Stap", "BufferMB", KEY_COUNT, 1, 4095, stap_buffer_mb),
+  NUM ("Bpf", "RingBufferMB", KEY_COUNT, 1, 4095, bpf_ringbuf_mb),
+};
+
+const char *
+fmd_config_default_path (void)
+{
+  return FILEMON_SYSCONFDIR "/" FM_CONFIG_FILE;
+}
+
+FmdConfig *
+fmd_config_new_default (void)
+{
+  FmdConfig *config = g_new0 (FmdConfig, 1);
+
+  config->buffer_events = 1000000;
+  config->buffer_bytes = 256 * MIB;
+  config->idle_timeout_sec = 60;
+  config->default_backend = FMD_BACKEND_AUTO;
+  config->subscriber_queue_events = 65536;
+  config->stream_buffer_bytes = 16 * MIB;
+  config->stap_path = g_strdup (FILEMON_STAP_PATH);
+  config->stap_buffer_mb = 64;
+  config->bpf_ringbuf_mb = 64;
+
+  return config;
+}
+
+void
+fmd_config_free (FmdConfig *config)
+{
+  if (config == NULL)
+    return;
+
+  g_free (config->stap_path);
+  g_free (config);
+}
+
+static const KeySpec *
+find_key (const char *group,
+          const char *key)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (g_str_equal (keys[i].group, group) && g_str_equal (keys[i].key, key))
+      return &keys[i];
+  return NULL;
+}
+
+static gboolean
+group_known (const char *group)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (g_str_equal (keys[i].group, group))
+      return TRUE;
+  return FALSE;
+}
+
+/* "256M" -> 268435456. Only digits and one optional suffix; no sign, no spaces inside,
+ * no overflow. */
+static gboolean
+parse_number (const char *text,
+              gboolean    allow_suffix,
+              guint64    *out)
+{
+  guint64 value = 0;
+  guint64 multiplier = 1;
+  const char *p = text;
+
+  if (!g_ascii_isdigit (*p))
+    return FALSE;
+
+  for (; g_ascii_isdigit (*p); p++)
+    {
+      guint digit = *p - '0';
+
+      if (value > (G_MAXUINT64 - digit) / 10)
+        return FALSE;
+      value = value * 10 + digit;
+    }
+
+  if (*p != '\0')
+    {
+      if (!allow_suffix || p[1] != '\0')
+        return FALSE;
+      switch (*p)
+        {
+        case 'K': case 'k': multiplier = KIB; break;
+        case 'M': case 'm': multiplier = MIB; break;
+        case 'G': case 'g': multiplier = GIB; break;
+        default: return FALSE;
+        }
+    }
+
+  if (value > G_MAXUINT64 / multiplier)
+    return FALSE;
+
+  *out = value * multiplier;
+  return TRUE;
+}
+
+static gboolean
+apply_key (FmdConfig     *config,
+           const KeySpec *spec,
+           const char    *raw,
+           const char    *origin,
+           GError       **error)
+{
+  g_autofree char *value = g_strstrip (g_strdup (raw));
+  guint8 *field = (guint8 *) config + spec->offset;
+
+  switch (spec->kind)
+    {
+    case KEY_COUNT:
+    case KEY_BYTES:
+      {
+        guint64 n;
+
+        if (!parse_number (value, spec->kind == KEY_BYTES, &n))
+          {
+            g_set_error (error, FM_ERROR, FM_ERROR_PARSE,
+                         "%s: [%s] %s=%s is not %s", origin, spec->group, spec->key, value,
+                         spec->kind == KEY_BYTES ? "a size (a number with an optional K, M or G suffix)"
+                                                 : "a non-negative number");
+            return FALSE;
+          }
+        if (n < spec->min || n > spec->max)
+          {
+            g_set_error (error, FM_ERROR, FM_ERROR_PARSE,
+                         "%s: [%s] %s=%s is out of range (%" G_GUINT64_FORMAT " .. %" G_GUINT64_FORMAT ")",
+                         origin, spec->group, spec->key, value, spec->min, spec->max);
+            return FALSE;
+          }
+        if (spec->size == sizeof (guint64))
+          *(guint64 *) field = n;
+        else
+          *(guint *) field = (guint) n;
+        return TRUE;
+      }
+
+    case KEY_ABS_PATH:
+      if (!g_path_is_absolute (value))
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_PARSE,
+                       "%s: [%s] %s=%s is not an absolute path", origin, spec->group,
+                       spec->key, value);
+          return FALSE;
+        }
+      g_free (*(char **) field);
+      *(char **) field = g_steal_pointer (&value);
+      return TRUE;
+
+    case KEY_BACKEND:
+      {
+        FmdBackendKind kind;
+
+        if (!fmd_backend_kind_from_string (value, &kind))
+          {
+            g_set_error (error, FM_ERROR, FM_ERROR_PARSE,
+                         "%s: [%s] %s=%s is not one of auto, stap, bpf", origin,
+                         spec->group, spec->key, value);
+            return FALSE;
+          }
+        *(int *) field = kind;
+        return TRUE;
+      }
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* GKeyFile skips localized keys ("Events[de]=") when listing a group, so a typo of that
+ * shape would pass unseen: look for one in the text itself. */
+static gboolean
+check_no_localized_keys (const char *data,
+                         gsize       len,
+                         const char *origin,
+                         GError    **error)
+{
+  g_autofree char *copy = g_strndup (data, len);
+  g_auto(GStrv) lines = g_strsplit (copy, "\n", -1);
+
+  for (gsize i = 0; lines[i] != NULL; i++)
+    {
+      const char *line = lines[i];
+      const char *eq;
+
+      while (g_ascii_isspace (*line))
+        line++;
+      if (*line == '#' || *line == '[' || *line == '\0')
+        continue;
+      eq = strchr (line, '=');
+      if (eq != NULL && memchr (line, '[', eq - line) != NULL)
+        {
+          g_autofree char *key = g_strstrip (g_strndup (line, eq - line));
+          g_set_error (error, FM_ERROR, FM_ERROR_PARSE, "%s:%" G_GSIZE_FORMAT ": unknown key %s",
+                       origin, i + 1, key);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+FmdConfig *
+fmd_config_load_from_data (const char *data,
+                           gsize       len,
+                           const char *origin,
+                           GError    **error)
+{
+  g_autoptr(GKeyFile) keyfile = g_key_file_new ();
+  g_autoptr(FmdConfig) config = fmd_config_new_default ();
+  g_autoptr(GError) local_error = NULL;
+  g_auto(GStrv) groups = NULL;
+
+  g_return_val_if_fail (data != NULL, NULL);
+  g_return_val_if_fail (origin != NULL, NULL);
+
+  if (!g_key_file_load_from_data (keyfile, data, len, G_KEY_FILE_NONE, &local_error))
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_PARSE, "%s: %s", origin, local_error->message);
+      return NULL;
+    }
+  if (!check_no_localized_keys (data, len, origin, error))
+    return NULL;
+
+  groups = g_key_file_get_groups (keyfile, NULL);
+  for (gsize g = 0; groups[g] != NULL; g++)
+    {
+      g_auto(GStrv) names = NULL;
+
+      if (!group_known (groups[g]))
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_PARSE,
+                       "%s: unknown group [%s] (known: Buffer, Daemon, Subscribers, Stap, Bpf)",
+                       origin, groups[g]);
+          return NULL;
+        }
+
+      names = g_key_file_get_keys (keyfile, groups[g], NULL, NULL);
+      for (gsize k = 0; names != NULL && names[k] != NULL; k++)
+        {
+          const KeySpec *spec = find_key (groups[g], names[k]);
+          g_autofree char *raw = NULL;
+
+          if (spec == NULL)
+            {
+              g_set_error (error, FM_ERROR, FM_ERROR_PARSE, "%s: unknown key %s in [%s]",
+                           origin, names[k], groups[g]);
+              return NULL;
+            }
+
+          /* The raw value: no escape processing, no locale lookups. */
+          raw = g_key_file_get_value (keyfile, groups[g], names[k], NULL);
+          if (raw == NULL || !apply_key (config, spec, raw, origin, error))
+            return NULL;
+        }
+    }
+
+  return g_steal_pointer (&config);
+}
+
+FmdConfig *
+fmd_config_load (const char *path,
+                 GError    **error)
+{
+  g_autofree char *data = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gsize len = 0;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!g_file_get_contents (path, &data, &len, &local_error))
+    {
+      if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        return fmd_config_new_default ();
+
+      g_set_error (error, FM_ERROR, FM_ERROR_IO, "%s", local_error->message);
+      return NULL;
+    }
+
+  return fmd_config_load_from_data (data, len, path, error);
+}

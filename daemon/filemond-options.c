@@ -1,0 +1,485 @@
+/* filemond-options.c: Start's a{sv}, validated in one place so that the session and the
+ * backends can trust what they read. Nothing a client sends is ignored: an unknown key or
+ * a wrong type is refused, naming the key, so a typo never silently widens a capture. */
+#include "filemond-options.h"
+
+#include <string.h>
+
+#include "fm-error.h"
+#include "fm-event.h"
+
+typedef gboolean (*ParseFunc) (FmdOptions *options,
+                               const char *key,
+                               GVariant   *value,
+                               GError    **error);
+
+typedef struct {
+  const char *key;
+  const char *type;
+  ParseFunc parse;
+} OptionSpec;
+
+static const char *backend_names[] = {
+  [FMD_BACKEND_AUTO] = "auto",
+  [FMD_BACKEND_STAP] = "stap",
+  [FMD_BACKEND_BPF] = "bpf",
+};
+
+const char *
+fmd_backend_kind_to_string (FmdBackendKind kind)
+{
+  g_return_val_if_fail (kind <= FMD_BACKEND_BPF, NULL);
+
+  return backend_names[kind];
+}
+
+gboolean
+fmd_backend_kind_from_string (const char     *name,
+                              FmdBackendKind *kind)
+{
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (backend_names); i++)
+    if (g_str_equal (name, backend_names[i]))
+      {
+        if (kind != NULL)
+          *kind = (FmdBackendKind) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static GPtrArray *
+all_syscalls (void)
+{
+  guint n = 0;
+  const FmSyscall *table = fm_syscalls_all (&n);
+  GPtrArray *array = g_ptr_array_sized_new (n);
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (array, (gpointer) &table[i]);
+  return array;
+}
+
+FmdOptions *
+fmd_options_new_default (void)
+{
+  FmdOptions *options = g_new0 (FmdOptions, 1);
+  const char *empty[] = { NULL };
+
+  options->backend = FMD_BACKEND_AUTO;
+  options->syscalls = all_syscalls ();
+  options->pids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  options->uids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  options->comms = g_strdupv ((GStrv) empty);
+  options->path_prefixes = g_strdupv ((GStrv) empty);
+  return options;
+}
+
+FmdOptions *
+fmd_options_copy (const FmdOptions *options)
+{
+  FmdOptions *copy;
+
+  g_return_val_if_fail (options != NULL, NULL);
+
+  copy = g_new0 (FmdOptions, 1);
+  copy->backend = options->backend;
+  copy->syscalls = g_ptr_array_copy (options->syscalls, NULL, NULL);
+  copy->pids = g_array_copy (options->pids);
+  copy->follow_children = options->follow_children;
+  copy->uids = g_array_copy (options->uids);
+  copy->comms = g_strdupv (options->comms);
+  copy->failed_only = options->failed_only;
+  copy->path_prefixes = g_strdupv (options->path_prefixes);
+  return copy;
+}
+
+void
+fmd_options_free (FmdOptions *options)
+{
+  if (options == NULL)
+    return;
+
+  g_clear_pointer (&options->syscalls, g_ptr_array_unref);
+  g_clear_pointer (&options->pids, g_array_unref);
+  g_clear_pointer (&options->uids, g_array_unref);
+  g_clear_pointer (&options->comms, g_strfreev);
+  g_clear_pointer (&options->path_prefixes, g_strfreev);
+  g_free (options);
+}
+
+static gboolean
+parse_backend (FmdOptions *options,
+               const char *key,
+               GVariant   *value,
+               GError    **error)
+{
+  const char *name = g_variant_get_string (value, NULL);
+
+  if (!fmd_backend_kind_from_string (name, &options->backend))
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+                   "option “%s”: unknown backend “%s” (use auto, stap or bpf)", key, name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_syscalls (FmdOptions *options,
+                const char *key,
+                GVariant   *value,
+                GError    **error)
+{
+  g_autoptr(GPtrArray) syscalls = g_ptr_array_new ();
+  g_autofree const char **names = g_variant_get_strv (value, NULL);
+
+  if (names[0] == NULL)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+                   "option “%s”: the list is empty; name at least one syscall, or leave the "
+                   "option out to capture all of them", key);
+      return FALSE;
+    }
+
+  for (gsize i = 0; names[i] != NULL; i++)
+    {
+      const FmSyscall *sc = fm_syscall_by_name (names[i]);
+
+      if (sc == NULL)
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+                       "option “%s”: unknown syscall “%s” (see filemonctl syscalls)", key, names[i]);
+          return FALSE;
+        }
+      if (!g_ptr_array_find (syscalls, sc, NULL))
+        g_ptr_array_add (syscalls, (gpointer) sc);
+    }
+
+  g_clear_pointer (&options->syscalls, g_ptr_array_unref);
+  options->syscalls = g_steal_pointer (&syscalls);
+  return TRUE;
+}
+
+static gboolean
+array_contains (GArray *array, guint32 value)
+{
+  for (guint i = 0; i < array->len; i++)
+    if (g_array_index (array, guint32, i) == value)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+parse_ids (const char *key,
+           GVariant   *value,
+           GArray     *out,
+           GError    **error)
+{
+  gsize n = 0;
+  const guint32 *ids = g_variant_get_fixed_array (value, &n, sizeof (guint32));
+  gboolean is_pids = g_str_equal (key, "pids");
+
+  for (gsize i = 0; i < n; i++)
+    {
+      /* pid 0 is the idle task and (uid_t) -1 means "unchanged" to chown: neither can be
+       * the subject of a file syscall, so either is a client mistake. */
+      if ((is_pids && ids[i] == 0) || ids[i] == G_MAXUINT32)
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+                       "option “%s”: %u is not a valid %s", key, ids[i],
+                       is_pids ? "process id" : "user id");
+          return FALSE;
+        }
+      if (!array_contains (out, ids[i]))
+        g_array_append_val (out, ids[i]);
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_pids (FmdOptions *options,
+            const char *key,
+            GVariant   *value,
+            GError    **error)
+{
+  g_array_set_size (options->pids, 0);
+  return parse_ids (key, value, options->pids, error);
+}
+
+static gboolean
+parse_uids (FmdOptions *options,
+            const char *key,
+            GVariant   *value,
+            GError    **error)
+{
+  g_array_set_size (options->uids, 0);
+  return parse_ids (key, value, options->uids, error);
+}
+
+static gboolean
+parse_follow_children (FmdOptions *options,
+                       const char *key,
+                       GVariant   *value,
+                       GError    **error)
+{
+  options->follow_children = g_variant_get_boolean (value);
+  return TRUE;
+}
+
+static gboolean
+parse_failed_only (FmdOptions *options,
+                   const char *key,
+                   GVariant   *value,
+                   GError    **error)
+{
+  options->failed_only = g_variant_get_boolean (value);
+  return TRUE;
+}
+
+static gboolean
+parse_comms (FmdOptions *options,
+             const char *key,
+             GVariant   *value,
+             GError    **error)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr(GPtrArray) seen = g_ptr_array_new ();
+  g_autofree const char **names = g_variant_get_strv (value, NULL);
+
+  for (gsize i = 0; names[i] != NULL; i++)
+    {
+      gsize len = strlen (names[i]);
+
+      if (len == 0 || len > FM_COMM_MAX - 1)
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+                       "option “%s”: “%s” is not a process name (1 to %d bytes, as in "
+                       "/proc/PID/comm)", key, names[i], FM_COMM_MAX - 1);
+          return FALSE;
+        }
+      if (!g_ptr_array_find_with_equal_func (seen, names[i], g_str_equal, NULL))
+        {
+          g_ptr_array_add (seen, (gpointer) names[i]);
+          g_strv_builder_add (builder, names[i]);
+        }
+    }
+
+  g_strfreev (options->comms);
+  options->comms = g_strv_builder_end (builder);
+  return TRUE;
+}
+
+/* Canonical form "/a/b" (no trailing, doubled or "." components); ".." is refused because
+ * the kernel side reports resolved paths, so a prefix with ".." would never match. */
+static char *
+canonical_prefix (const char *prefix)
+{
+  g_auto(GStrv) parts = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  if (prefix[0] != '/')
+    return NULL;
+
+  parts = g_strsplit (prefix, "/", -1);
+  for (gsize i = 0; parts[i] != NULL; i++)
+    {
+      if (parts[i][0] == '\0' || g_str_equal (parts[i], "."))
+        continue;
+      if (g_str_equal (parts[i], ".."))
+        return NULL;
+      g_string_append_c (out, '/');
+      g_string_append (out, parts[i]);
+    }
+
+  if (out->len == 0)
+    g_string_append_c (out, '/');
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static gboolean
+parse_path_prefixes (FmdOptions *options,
+                     const char *key,
+                     GVariant   *value,
+                     GError    **error)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
+  g_autofree const char **prefixes = g_variant_get_strv (value, NULL);
+
+  for (gsize i = 0; prefixes[i] != NULL; i++)
+    {
+      char *canonical = canonical_prefix (prefixes[i]);
+
+      if (canonical == NULL)
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+                       "option “%s”: “%s” is not an absolute path without “..”", key,
+                       prefixes[i]);
+          return FALSE;
+        }
+      if (g_ptr_array_find_with_equal_func (seen, canonical, g_str_equal, NULL))
+        {
+          g_free (canonical);
+          continue;
+        }
+      g_ptr_array_add (seen, canonical);
+      g_strv_builder_add (builder, canonical);
+    }
+
+  g_strfreev (options->path_prefixes);
+  options->path_prefixes = g_strv_builder_end (builder);
+  return TRUE;
+}
+
+static const OptionSpec option_specs[] = {
+  { "backend", "s", parse_backend },
+  { "syscalls", "as", parse_syscalls },
+  { "pids", "au", parse_pids },
+  { "follow-children", "b", parse_follow_children },
+  { "uids", "au", parse_uids },
+  { "comms", "as", parse_comms },
+  { "failed-only", "b", parse_failed_only },
+  { "path-prefixes", "as", parse_path_prefixes },
+};
+
+FmdOptions *
+fmd_options_new_from_variant (GVariant *asv,
+                              GError  **error)
+{
+  g_autoptr(FmdOptions) options = fmd_options_new_default ();
+  GVariantIter iter;
+  const char *key;
+  GVariant *value;
+
+  g_return_val_if_fail (asv != NULL, NULL);
+  g_return_val_if_fail (g_variant_is_of_type (asv, G_VARIANT_TYPE_VARDICT), NULL);
+
+  g_variant_iter_init (&iter, asv);
+  while (g_variant_iter_next (&iter, "{&sv}", &key, &value))
+    {
+      g_autoptr(GVariant) owned = value;
+      const OptionSpec *spec = NULL;
+
+      for (gsize i = 0; i < G_N_ELEMENTS (option_specs); i++)
+        if (g_str_equal (option_specs[i].key, key))
+          spec = &option_specs[i];
+
+      if (spec == NULL)
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+                       "unknown option “%s” (known: backend, syscalls, pids, "
+                       "follow-children, uids, comms, failed-only, path-prefixes)", key);
+          return NULL;
+        }
+
+      if (!g_variant_is_of_type (value, G_VARIANT_TYPE (spec->type)))
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+                       "option “%s” must be of type “%s”, not “%s”", key, spec->type,
+                       g_variant_get_type_string (value));
+          return NULL;
+        }
+
+      if (!spec->parse (options, key, value, error))
+        return NULL;
+    }
+
+  if (options->follow_children && options->pids->len == 0)
+    {
+      g_set_error_literal (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+                           "option “follow-children” needs “pids”: name the processes "
+                           "whose children to follow");
+      return NULL;
+    }
+
+  return g_steal_pointer (&options);
+}
+
+static GVariant *
+ids_to_variant (GArray *ids)
+{
+  return g_variant_new_fixed_array (G_VARIANT_TYPE_UINT32, ids->data, ids->len,
+                                    sizeof (guint32));
+}
+
+GVariant *
+fmd_options_to_variant (const FmdOptions *options)
+{
+  GVariantBuilder builder;
+  GVariantBuilder names;
+
+  g_return_val_if_fail (options != NULL, NULL);
+
+  g_variant_builder_init (&names, G_VARIANT_TYPE_STRING_ARRAY);
+  for (guint i = 0; i < options->syscalls->len; i++)
+    {
+      const FmSyscall *sc = g_ptr_array_index (options->syscalls, i);
+      g_variant_builder_add (&names, "s", sc->name);
+    }
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&builder, "{sv}", "backend",
+                         g_variant_new_string (fmd_backend_kind_to_string (options->backend)));
+  g_variant_builder_add (&builder, "{sv}", "syscalls", g_variant_builder_end (&names));
+  g_variant_builder_add (&builder, "{sv}", "pids", ids_to_variant (options->pids));
+  g_variant_builder_add (&builder, "{sv}", "follow-children",
+                         g_variant_new_boolean (options->follow_children));
+  g_variant_builder_add (&builder, "{sv}", "uids", ids_to_variant (options->uids));
+  g_variant_builder_add (&builder, "{sv}", "comms",
+                         g_variant_new_strv ((const char * const *) options->comms, -1));
+  g_variant_builder_add (&builder, "{sv}", "failed-only",
+                         g_variant_new_boolean (options->failed_only));
+  g_variant_builder_add (&builder, "{sv}", "path-prefixes",
+                         g_variant_new_strv ((const char * const *) options->path_prefixes, -1));
+  return g_variant_builder_end (&builder);
+}
+
+gboolean
+fmd_options_has_syscall (const FmdOptions *options,
+                         guint             nr)
+{
+  g_return_val_if_fail (options != NULL, FALSE);
+
+  for (guint i = 0; i < options->syscalls->len; i++)
+    {
+      const FmSyscall *sc = g_ptr_array_index (options->syscalls, i);
+      if (sc->nr == nr)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+path_below (const char *prefix,
+            const char *path,
+            gsize       path_len)
+{
+  gsize plen = strlen (prefix);
+
+  if (plen == 1)   /* "/" */
+    return path_len > 0 && path[0] == '/';
+  if (path_len < plen || memcmp (path, prefix, plen) != 0)
+    return FALSE;
+  return path_len == plen || path[plen] == '/';
+}
+
+gboolean
+fmd_options_match_paths (const FmdOptions *options,
+                         const char       *path,
+                         gsize             path_len,
+                         const char       *path2,
+                         gsize             path2_len)
+{
+  g_return_val_if_fail (options != NULL, FALSE);
+
+  if (options->path_prefixes == NULL || options->path_prefixes[0] == NULL)
+    return TRUE;
+
+  for (gsize i = 0; options->path_prefixes[i] != NULL; i++)
+    if ((path != NULL && path_below (options->path_prefixes[i], path, path_len)) ||
+        (path2 != NULL && path_below (options->path_prefixes[i], path2, path2_len)))
+      return TRUE;
+  return FALSE;
+}

@@ -1,0 +1,86 @@
+/* filemond-ring.h: the daemon's bounded buffer of captured events.
+ *
+ * Events are stored already encoded as stream records (fm-stream.h), so replaying the
+ * buffer into an OpenStream socket is a copy. The ring owns the sequence numbers: each
+ * appended event gets the next one, from 1, never reused. Capacity is bounded both in
+ * events and in bytes; when either is reached the oldest events go and are counted as
+ * overwritten. Append and lookup by sequence number are O(1).
+ *
+ * Memory is a list of chunks holding whole records. A snapshot (for Save) references the
+ * chunks it needs, so taking one costs no copy and the ring can keep overwriting: it
+ * simply stops using a chunk that a snapshot still holds.
+ *
+ * Not thread-safe: used on the main loop only. A snapshot may be read from another thread.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "fm-event.h"
+
+G_BEGIN_DECLS
+
+typedef struct _FmdRing FmdRing;
+typedef struct _FmdRingSnapshot FmdRingSnapshot;
+
+/* Called after each append, on the appending thread. Keep it cheap. */
+typedef void (*FmdRingWatchFunc) (FmdRing *ring, gpointer user_data);
+
+FmdRing *fmd_ring_new (guint64 max_events,
+                       guint64 max_bytes);
+void fmd_ring_free (FmdRing *ring);
+
+/* Encodes @event (its seq field is ignored) and returns the sequence number it got. */
+guint64 fmd_ring_append (FmdRing       *ring,
+                         const FmEvent *event);
+
+/* The oldest buffered sequence number; equal to next_seq when the ring is empty. */
+guint64 fmd_ring_get_first_seq (FmdRing *ring);
+/* The sequence number the next appended event will get. */
+guint64 fmd_ring_get_next_seq (FmdRing *ring);
+guint64 fmd_ring_get_n_events (FmdRing *ring);
+/* Bytes of the buffered records (their encoded size). */
+guint64 fmd_ring_get_n_bytes (FmdRing *ring);
+/* Bytes of memory the ring's chunks take now, never more than max_bytes. */
+guint64 fmd_ring_get_memory (FmdRing *ring);
+guint64 fmd_ring_get_overwritten (FmdRing *ring);
+guint64 fmd_ring_get_max_events (FmdRing *ring);
+guint64 fmd_ring_get_max_bytes (FmdRing *ring);
+
+/* The encoded record of @seq; FALSE when it is not buffered (overwritten or not yet
+ * appended). The pointer is valid until the next append. */
+gboolean fmd_ring_lookup (FmdRing       *ring,
+                          guint64        seq,
+                          const guint8 **data,
+                          gsize         *len);
+
+/* The longest run of consecutive records starting at @seq that lie contiguously in
+ * memory: *n_records records in *len bytes. FALSE when @seq is not buffered. Valid until
+ * the next append. */
+gboolean fmd_ring_peek_run (FmdRing       *ring,
+                            guint64        seq,
+                            const guint8 **data,
+                            gsize         *len,
+                            guint64       *n_records);
+
+guint fmd_ring_add_watch (FmdRing          *ring,
+                          FmdRingWatchFunc  func,
+                          gpointer          user_data);
+void fmd_ring_remove_watch (FmdRing *ring,
+                            guint    id);
+
+/* The buffered events with seq >= @since_seq (all of them for 0), frozen now. */
+FmdRingSnapshot *fmd_ring_snapshot (FmdRing *ring,
+                                    guint64  since_seq);
+guint64 fmd_ring_snapshot_get_n_events (FmdRingSnapshot *snapshot);
+guint64 fmd_ring_snapshot_get_first_seq (FmdRingSnapshot *snapshot);
+/* Iterates the records in order; FALSE at the end. */
+gboolean fmd_ring_snapshot_next (FmdRingSnapshot *snapshot,
+                                 const guint8   **data,
+                                 gsize           *len);
+void fmd_ring_snapshot_free (FmdRingSnapshot *snapshot);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmdRing, fmd_ring_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmdRingSnapshot, fmd_ring_snapshot_free)
+
+G_END_DECLS

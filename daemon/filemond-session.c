@@ -1,0 +1,598 @@
+/* filemond-session.c: one capture at a time; see filemond-session.h.
+ *
+ * The options are enforced here on every event even though the backends filter at the
+ * source: a backend that filters less than asked (stap cannot match path prefixes in the
+ * kernel, the BPF maps are bounded) must never show a client more than it asked for.
+ */
+#include "config.h"
+
+#include "filemond-session.h"
+
+#include <string.h>
+
+#include "fm-error.h"
+
+struct _FmdSession {
+  GObject parent_instance;
+
+  const FmdConfig *config;
+  FmdRing *ring;
+
+  FmdBackendFactory factory;
+  gpointer factory_data;
+
+  FmdState state;
+  FmdBackend *backend;
+  FmdBackendKind backend_kind;
+  char *backend_name;
+  char *last_error;
+  gint64 started_at;
+  FmdOptions *options;
+
+  /* the options, compiled for the per-event check */
+  guint8 syscall_bits[65536 / 8];
+  gboolean check_pids;
+
+  guint64 event_count;
+  guint64 dropped_count;
+  guint64 filtered_count;
+};
+
+enum {
+  PROP_0,
+  PROP_STATE,
+  PROP_BACKEND_NAME,
+  PROP_LAST_ERROR,
+  PROP_STARTED_AT,
+  PROP_DROPPED_COUNT,
+  PROP_OPTIONS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (FmdSession, fmd_session, G_TYPE_OBJECT)
+
+static const char *state_names[] = {
+  [FMD_STATE_IDLE] = "idle",
+  [FMD_STATE_STARTING] = "starting",
+  [FMD_STATE_RUNNING] = "running",
+  [FMD_STATE_STOPPING] = "stopping",
+  [FMD_STATE_FAILED] = "failed",
+};
+
+const char *
+fmd_state_to_string (FmdState state)
+{
+  g_return_val_if_fail (state <= FMD_STATE_FAILED, NULL);
+
+  return state_names[state];
+}
+
+/* --- the real backends ------------------------------------------------------------- */
+
+static FmdBackend *
+default_create (FmdBackendKind   kind,
+                const FmdConfig *config,
+                gpointer         user_data)
+{
+  switch (kind)
+    {
+    case FMD_BACKEND_STAP:
+      return fmd_backend_stap_new (config);
+#ifdef HAVE_BPF
+    case FMD_BACKEND_BPF:
+      return fmd_backend_bpf_new (config);
+#endif
+    default:
+      return NULL;
+    }
+}
+
+static char *
+default_unavailable_reason (FmdBackendKind   kind,
+                            const FmdConfig *config,
+                            gpointer         user_data)
+{
+  switch (kind)
+    {
+    case FMD_BACKEND_STAP:
+      return fmd_backend_stap_unavailable_reason (config);
+    case FMD_BACKEND_BPF:
+#ifdef HAVE_BPF
+      return fmd_backend_bpf_unavailable_reason (config);
+#else
+      return g_strdup ("bpf: filemon was built without libbpf");
+#endif
+    default:
+      return g_strdup ("no such backend");
+    }
+}
+
+static const FmdBackendFactory default_factory = {
+  default_create,
+  default_unavailable_reason,
+};
+
+/* --- state ----------------------------------------------------------------------------- */
+
+static void
+set_state (FmdSession *self,
+           FmdState    state)
+{
+  if (self->state == state)
+    return;
+
+  g_debug ("capture state: %s -> %s", state_names[self->state], state_names[state]);
+  self->state = state;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+}
+
+static void
+set_last_error (FmdSession *self,
+                const char *message)
+{
+  if (g_strcmp0 (self->last_error, message) == 0)
+    return;
+
+  g_free (self->last_error);
+  self->last_error = g_strdup (message);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_ERROR]);
+}
+
+static gboolean
+release_backend_cb (gpointer data)
+{
+  return G_SOURCE_REMOVE;
+}
+
+/* The backend may be inside one of its own callbacks: let it unwind before it goes. */
+static void
+release_backend (FmdSession *self)
+{
+  static const FmdBackendSink nothing = { 0 };
+
+  if (self->backend == NULL)
+    return;
+
+  fmd_backend_set_sink (self->backend, &nothing, NULL);
+  g_idle_add_full (G_PRIORITY_DEFAULT, release_backend_cb,
+                   g_steal_pointer (&self->backend), g_object_unref);
+}
+
+/* --- the sink ------------------------------------------------------------------------ */
+
+static gboolean
+id_listed (GArray  *ids,
+           guint32  id)
+{
+  for (guint i = 0; i < ids->len; i++)
+    if (g_array_index (ids, guint32, i) == id)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+comm_listed (GStrv       comms,
+             const char *comm,
+             gsize       len)
+{
+  for (gsize i = 0; comms[i] != NULL; i++)
+    if (strlen (comms[i]) == len && memcmp (comms[i], comm, len) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+event_wanted (FmdSession    *self,
+              const FmEvent *event)
+{
+  const FmdOptions *o = self->options;
+
+  if (!(self->syscall_bits[event->syscall_nr / 8] & (1u << (event->syscall_nr % 8))))
+    return FALSE;
+  if (o->failed_only && event->result >= 0)
+    return FALSE;
+  if (o->uids->len > 0 && !id_listed (o->uids, event->uid))
+    return FALSE;
+  /* with follow-children the backend knows the descendants; the session cannot */
+  if (self->check_pids && !id_listed (o->pids, event->pid))
+    return FALSE;
+  if (o->comms[0] != NULL && !comm_listed (o->comms, event->comm, event->comm_len))
+    return FALSE;
+  return fmd_options_match_paths (o, event->path, event->path_len,
+                                  event->path2, event->path2_len);
+}
+
+static void
+sink_event (const FmEvent *event,
+            gpointer       user_data)
+{
+  FmdSession *self = user_data;
+
+  if (!event_wanted (self, event))
+    {
+      self->filtered_count++;
+      return;
+    }
+
+  fmd_ring_append (self->ring, event);
+  self->event_count++;
+
+  /* the first event proves the probes fire, whatever the backend said */
+  if (self->state == FMD_STATE_STARTING)
+    set_state (self, FMD_STATE_RUNNING);
+}
+
+static void
+sink_running (gpointer user_data)
+{
+  FmdSession *self = user_data;
+
+  if (self->state == FMD_STATE_STARTING)
+    set_state (self, FMD_STATE_RUNNING);
+}
+
+static void
+sink_dropped (guint64  count,
+              gpointer user_data)
+{
+  FmdSession *self = user_data;
+
+  self->dropped_count += count;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DROPPED_COUNT]);
+}
+
+static void
+sink_failed (const GError *error,
+             gpointer      user_data)
+{
+  FmdSession *self = user_data;
+
+  g_warning ("%s capture failed: %s", self->backend_name, error->message);
+  set_last_error (self, error->message);
+  release_backend (self);
+  set_state (self, FMD_STATE_FAILED);
+}
+
+static void
+sink_stopped (gpointer user_data)
+{
+  FmdSession *self = user_data;
+
+  g_info ("%s capture stopped after %" G_GUINT64_FORMAT " events", self->backend_name,
+          self->event_count);
+  release_backend (self);
+  set_state (self, FMD_STATE_IDLE);
+}
+
+static const FmdBackendSink session_sink = {
+  sink_event,
+  sink_running,
+  sink_dropped,
+  sink_failed,
+  sink_stopped,
+};
+
+/* --- public ---------------------------------------------------------------------------- */
+
+static char *
+unavailable_reason (FmdSession     *self,
+                    FmdBackendKind  kind)
+{
+  return self->factory.unavailable_reason (kind, self->config, self->factory_data);
+}
+
+static gboolean
+choose_backend (FmdSession      *self,
+                FmdBackendKind   requested,
+                FmdBackendKind  *chosen,
+                GError         **error)
+{
+  g_autofree char *stap_reason = NULL;
+  g_autofree char *bpf_reason = NULL;
+
+  if (requested == FMD_BACKEND_AUTO)
+    requested = self->config->default_backend;
+
+  if (requested != FMD_BACKEND_AUTO)
+    {
+      g_autofree char *reason = unavailable_reason (self, requested);
+
+      if (reason != NULL)
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_UNAVAILABLE,
+                       "%s (see the AvailableBackends property)", reason);
+          return FALSE;
+        }
+      *chosen = requested;
+      return TRUE;
+    }
+
+  stap_reason = unavailable_reason (self, FMD_BACKEND_STAP);
+  if (stap_reason == NULL)
+    {
+      *chosen = FMD_BACKEND_STAP;
+      return TRUE;
+    }
+  bpf_reason = unavailable_reason (self, FMD_BACKEND_BPF);
+  if (bpf_reason == NULL)
+    {
+      *chosen = FMD_BACKEND_BPF;
+      return TRUE;
+    }
+
+  g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_UNAVAILABLE,
+               "no capture backend can run here: %s; %s", stap_reason, bpf_reason);
+  return FALSE;
+}
+
+static void
+compile_options (FmdSession *self)
+{
+  const FmdOptions *o = self->options;
+
+  memset (self->syscall_bits, 0, sizeof self->syscall_bits);
+  for (guint i = 0; i < o->syscalls->len; i++)
+    {
+      const FmSyscall *sc = g_ptr_array_index (o->syscalls, i);
+      self->syscall_bits[sc->nr / 8] |= 1u << (sc->nr % 8);
+    }
+  self->check_pids = o->pids->len > 0 && !o->follow_children;
+}
+
+gboolean
+fmd_session_start (FmdSession        *self,
+                   const FmdOptions  *options,
+                   GError           **error)
+{
+  g_autoptr(FmdOptions) copy = NULL;
+  g_autoptr(FmdBackend) backend = NULL;
+  g_autoptr(GError) local_error = NULL;
+  FmdBackendKind kind;
+
+  g_return_val_if_fail (FMD_IS_SESSION (self), FALSE);
+  g_return_val_if_fail (options != NULL, FALSE);
+
+  switch (self->state)
+    {
+    case FMD_STATE_STARTING:
+    case FMD_STATE_RUNNING:
+      g_set_error (error, FM_ERROR, FM_ERROR_ALREADY_RUNNING,
+                   "a %s capture is already %s; stop it first", self->backend_name,
+                   state_names[self->state]);
+      return FALSE;
+    case FMD_STATE_STOPPING:
+      g_set_error (error, FM_ERROR, FM_ERROR_ALREADY_RUNNING,
+                   "the last %s capture is still stopping; start again when State is idle",
+                   self->backend_name);
+      return FALSE;
+    case FMD_STATE_IDLE:
+    case FMD_STATE_FAILED:
+    default:
+      break;
+    }
+
+  if (!choose_backend (self, options->backend, &kind, error))
+    return FALSE;
+
+  backend = self->factory.create (kind, self->config, self->factory_data);
+  if (backend == NULL)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_UNAVAILABLE,
+                   "%s: this build of filemond has no such backend",
+                   fmd_backend_kind_to_string (kind));
+      return FALSE;
+    }
+
+  copy = fmd_options_copy (options);
+  copy->backend = kind;
+
+  g_clear_pointer (&self->options, fmd_options_free);
+  self->options = g_steal_pointer (&copy);
+  compile_options (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OPTIONS]);
+
+  g_free (self->backend_name);
+  self->backend_name = g_strdup (fmd_backend_kind_to_string (kind));
+  self->backend_kind = kind;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BACKEND_NAME]);
+
+  self->started_at = g_get_real_time ();
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STARTED_AT]);
+  set_last_error (self, "");
+
+  /* the backend may report running (or failure) before start returns */
+  self->backend = g_object_ref (backend);
+  fmd_backend_set_sink (backend, &session_sink, self);
+  set_state (self, FMD_STATE_STARTING);
+
+  if (!fmd_backend_start (backend, self->options, &local_error))
+    {
+      if (local_error->domain != FM_ERROR)
+        {
+          g_autoptr(GError) wrapped = g_error_new (FM_ERROR, FM_ERROR_BACKEND_FAILED, "%s: %s",
+                                                   self->backend_name, local_error->message);
+          g_clear_error (&local_error);
+          local_error = g_steal_pointer (&wrapped);
+        }
+      g_warning ("cannot start the %s capture: %s", self->backend_name, local_error->message);
+      set_last_error (self, local_error->message);
+      release_backend (self);
+      set_state (self, FMD_STATE_FAILED);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  g_info ("%s capture started", self->backend_name);
+  return TRUE;
+}
+
+gboolean
+fmd_session_stop (FmdSession *self,
+                  GError    **error)
+{
+  g_return_val_if_fail (FMD_IS_SESSION (self), FALSE);
+
+  if (self->state != FMD_STATE_STARTING && self->state != FMD_STATE_RUNNING)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_NOT_RUNNING,
+                   "no capture is running (state %s); nothing to stop",
+                   state_names[self->state]);
+      return FALSE;
+    }
+
+  set_state (self, FMD_STATE_STOPPING);
+  /* may call sink_stopped before returning */
+  fmd_backend_stop (self->backend);
+  return TRUE;
+}
+
+FmdState fmd_session_get_state (FmdSession *self) { return self->state; }
+const char *fmd_session_get_backend_name (FmdSession *self) { return self->backend_name; }
+const char *fmd_session_get_last_error (FmdSession *self) { return self->last_error; }
+gint64 fmd_session_get_started_at (FmdSession *self) { return self->started_at; }
+const FmdOptions *fmd_session_get_options (FmdSession *self) { return self->options; }
+guint64 fmd_session_get_event_count (FmdSession *self) { return self->event_count; }
+guint64 fmd_session_get_dropped_count (FmdSession *self) { return self->dropped_count; }
+guint64 fmd_session_get_filtered_count (FmdSession *self) { return self->filtered_count; }
+
+GVariant *
+fmd_session_dup_available_backends (FmdSession *self)
+{
+  static const FmdBackendKind kinds[] = { FMD_BACKEND_STAP, FMD_BACKEND_BPF };
+  GVariantBuilder builder;
+
+  g_return_val_if_fail (FMD_IS_SESSION (self), NULL);
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
+  for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_autofree char *reason = unavailable_reason (self, kinds[i]);
+      g_variant_builder_add (&builder, "{ss}", fmd_backend_kind_to_string (kinds[i]),
+                             reason != NULL ? reason : "");
+    }
+  return g_variant_ref_sink (g_variant_builder_end (&builder));
+}
+
+void
+fmd_session_set_backend_factory (FmdSession              *self,
+                                 const FmdBackendFactory *factory,
+                                 gpointer                 user_data)
+{
+  g_return_if_fail (FMD_IS_SESSION (self));
+  g_return_if_fail (factory != NULL);
+
+  self->factory = *factory;
+  self->factory_data = user_data;
+}
+
+FmdSession *
+fmd_session_new (const FmdConfig *config,
+                 FmdRing         *ring)
+{
+  FmdSession *self;
+
+  g_return_val_if_fail (config != NULL, NULL);
+  g_return_val_if_fail (ring != NULL, NULL);
+
+  self = g_object_new (FMD_TYPE_SESSION, NULL);
+  self->config = config;
+  self->ring = ring;
+  return self;
+}
+
+static void
+fmd_session_dispose (GObject *object)
+{
+  FmdSession *self = FMD_SESSION (object);
+
+  if (self->backend != NULL)
+    {
+      static const FmdBackendSink nothing = { 0 };
+
+      /* the service stops the capture before it lets go; this is the last resort */
+      fmd_backend_set_sink (self->backend, &nothing, NULL);
+      if (self->state == FMD_STATE_STARTING || self->state == FMD_STATE_RUNNING)
+        fmd_backend_stop (self->backend);
+      g_clear_object (&self->backend);
+    }
+
+  G_OBJECT_CLASS (fmd_session_parent_class)->dispose (object);
+}
+
+static void
+fmd_session_finalize (GObject *object)
+{
+  FmdSession *self = FMD_SESSION (object);
+
+  g_free (self->backend_name);
+  g_free (self->last_error);
+  g_clear_pointer (&self->options, fmd_options_free);
+
+  G_OBJECT_CLASS (fmd_session_parent_class)->finalize (object);
+}
+
+static void
+fmd_session_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  FmdSession *self = FMD_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_STATE:
+      g_value_set_int (value, self->state);
+      break;
+    case PROP_BACKEND_NAME:
+      g_value_set_string (value, self->backend_name);
+      break;
+    case PROP_LAST_ERROR:
+      g_value_set_string (value, self->last_error);
+      break;
+    case PROP_STARTED_AT:
+      g_value_set_int64 (value, self->started_at);
+      break;
+    case PROP_DROPPED_COUNT:
+      g_value_set_uint64 (value, self->dropped_count);
+      break;
+    case PROP_OPTIONS:
+      g_value_set_pointer (value, self->options);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fmd_session_class_init (FmdSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = fmd_session_dispose;
+  object_class->finalize = fmd_session_finalize;
+  object_class->get_property = fmd_session_get_property;
+
+  properties[PROP_STATE] =
+    g_param_spec_int ("state", NULL, NULL, FMD_STATE_IDLE, FMD_STATE_FAILED, FMD_STATE_IDLE, flags);
+  properties[PROP_BACKEND_NAME] = g_param_spec_string ("backend-name", NULL, NULL, "", flags);
+  properties[PROP_LAST_ERROR] = g_param_spec_string ("last-error", NULL, NULL, "", flags);
+  properties[PROP_STARTED_AT] =
+    g_param_spec_int64 ("started-at", NULL, NULL, 0, G_MAXINT64, 0, flags);
+  properties[PROP_DROPPED_COUNT] =
+    g_param_spec_uint64 ("dropped-count", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_OPTIONS] = g_param_spec_pointer ("options", NULL, NULL, flags);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+fmd_session_init (FmdSession *self)
+{
+  self->factory = default_factory;
+  self->backend_name = g_strdup ("");
+  self->last_error = g_strdup ("");
+}

@@ -1,0 +1,48 @@
+/* filemond-stream.h: the OpenStream writers.
+ *
+ * Each stream is one end of a socketpair; the client holds the other. A stream is a
+ * cursor into the ring (the next sequence number it owes its reader) plus a small
+ * pending buffer: it copies records from the ring to the socket, without blocking, as
+ * fast as the reader takes them. Replay (since-seq) and the live part are therefore the
+ * same loop, with no gap and no duplicate between them. A reader so slow that the ring
+ * overwrote events it had not got yet receives a gap record with the exact count; since
+ * nothing is queued per stream beyond the socket buffer, a frozen reader costs the daemon
+ * no memory and never holds back capture or the other readers.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "filemond-ring.h"
+
+G_BEGIN_DECLS
+
+#define FMD_TYPE_STREAMS (fmd_streams_get_type ())
+G_DECLARE_FINAL_TYPE (FmdStreams, fmd_streams, FMD, STREAMS, GObject)
+
+/* @ring must outlive the streams. @socket_buffer_bytes bounds the kernel socket buffer
+ * of each stream (filemond.conf StreamBufferBytes). Property "n-streams" (guint)
+ * notifies when streams open or end. */
+FmdStreams *fmd_streams_new (FmdRing *ring,
+                             gsize    socket_buffer_bytes);
+
+/* Opens a stream and returns the reader's end (blocking, close-on-exec; the caller owns
+ * it), or -1 with FM_ERROR_IO. With @replay, the stream starts at @since_seq (0: the
+ * oldest buffered event; a number beyond the newest: the next live event); without it,
+ * at the next live event. */
+int fmd_streams_open (FmdStreams *self,
+                      gboolean    replay,
+                      guint64     since_seq,
+                      GError    **error);
+
+/* The daemon's DroppedCount; each stream sends a dropped record when it changes. */
+void fmd_streams_set_dropped_total (FmdStreams *self,
+                                    guint64     total);
+
+guint fmd_streams_get_n_streams (FmdStreams *self);
+/* Events skipped by gap records, over all streams since creation. */
+guint64 fmd_streams_get_gap_total (FmdStreams *self);
+/* Ends every stream (their readers see end of file). */
+void fmd_streams_close_all (FmdStreams *self);
+
+G_END_DECLS

@@ -1,0 +1,46 @@
+/* filemond-subscribers.h: the Events signal receivers.
+ *
+ * Each subscriber is a unique bus name with a cursor into the ring. Batches of up to 256
+ * events go to each subscriber alone (the signal's destination), every 50 ms or as soon
+ * as 256 are waiting. Signals cost the daemon ~10 µs an event and dbus-daemon gives no
+ * back-pressure, so each subscriber gets at most FMD_SUBSCRIBER_MAX_RATE events a second
+ * and at most QueueEvents waiting: beyond that the oldest are skipped and reported with
+ * a Dropped signal; a subscriber that overflows without pause for
+ * FMD_SUBSCRIBER_OVERFLOW_LIMIT_SEC is dropped with Dropped(count, true). A subscriber
+ * that leaves the bus is dropped at once.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "filemond-ring.h"
+
+G_BEGIN_DECLS
+
+#define FMD_SUBSCRIBER_MAX_RATE 100000
+#define FMD_SUBSCRIBER_BATCH 256
+#define FMD_SUBSCRIBER_INTERVAL_MS 50
+#define FMD_SUBSCRIBER_OVERFLOW_LIMIT_SEC 5
+
+#define FMD_TYPE_SUBSCRIBERS (fmd_subscribers_get_type ())
+G_DECLARE_FINAL_TYPE (FmdSubscribers, fmd_subscribers, FMD, SUBSCRIBERS, GObject)
+
+/* @ring must outlive the object. Property "n-subscribers" (guint) notifies changes. */
+FmdSubscribers *fmd_subscribers_new (GDBusConnection *connection,
+                                     FmdRing         *ring,
+                                     guint            queue_events);
+
+/* Adds @unique_name; it receives events appended from now on. Adding twice is harmless. */
+void fmd_subscribers_add (FmdSubscribers *self,
+                          const char     *unique_name);
+/* Removes @unique_name; harmless when it is not subscribed. */
+void fmd_subscribers_remove (FmdSubscribers *self,
+                             const char     *unique_name);
+gboolean fmd_subscribers_contains (FmdSubscribers *self,
+                                   const char     *unique_name);
+guint fmd_subscribers_get_n_subscribers (FmdSubscribers *self);
+
+/* Sends what is waiting now, rate limit aside (at shutdown). */
+void fmd_subscribers_flush (FmdSubscribers *self);
+
+G_END_DECLS

@@ -1,0 +1,103 @@
+/* bench-ring-stream.c: events per second through the daemon's ring buffer alone, and
+ * through the ring and one OpenStream reader (a thread decoding every record), as the
+ * daemon runs them: appends in batches, the stream flushed by the main loop. */
+#include <unistd.h>
+
+#include "filemond-ring.h"
+#include "filemond-stream.h"
+#include "fm-stream.h"
+#include "test-daemon-util.h"
+
+#define N_EVENTS 5000000
+#define BATCH 1000
+
+typedef struct {
+  int fd;
+  guint64 events;
+  guint64 gap_events;
+  gpointer seen;   /* events + gap_events, published atomically for the main thread */
+} Reader;
+
+static gboolean
+on_event (const FmEvent *event, gpointer user_data)
+{
+  ((Reader *) user_data)->events++;
+  return TRUE;
+}
+
+static void
+on_gap (guint64 first, guint64 count, gpointer user_data)
+{
+  ((Reader *) user_data)->gap_events += count;
+}
+
+static void
+on_dropped (guint64 total, gpointer user_data)
+{
+}
+
+static gpointer
+reader_thread (gpointer user_data)
+{
+  static const FmStreamCallbacks callbacks = { on_event, on_gap, on_dropped };
+  Reader *r = user_data;
+  g_autoptr(FmStreamDecoder) decoder = fm_stream_decoder_new (&callbacks, r);
+  static guint8 buf[1 << 20];
+  gssize n;
+
+  while ((n = read (r->fd, buf, sizeof buf)) > 0)
+    {
+      if (!fm_stream_decoder_feed (decoder, buf, n, NULL))
+        g_error ("malformed stream");
+      g_atomic_pointer_set (&r->seen, GSIZE_TO_POINTER (r->events + r->gap_events));
+    }
+  return NULL;
+}
+
+int
+main (void)
+{
+  g_autoptr(FmdRing) ring = fmd_ring_new (1000000, 256 * 1024 * 1024);
+  g_autoptr(FmdRing) ring2 = fmd_ring_new (1000000, 256 * 1024 * 1024);
+  g_autoptr(FmdStreams) streams = fmd_streams_new (ring2, 16 * 1024 * 1024);
+  FmEvent events[64];
+  char paths[64][128];
+  Reader reader = { 0 };
+  GThread *thread;
+  gint64 t0, t1;
+  double secs;
+
+  for (guint i = 0; i < G_N_ELEMENTS (events); i++)
+    events[i] = test_event (i * 7, paths[i]);
+
+  t0 = g_get_monotonic_time ();
+  for (guint i = 0; i < N_EVENTS; i++)
+    fmd_ring_append (ring, &events[i % 64]);
+  t1 = g_get_monotonic_time ();
+  secs = (t1 - t0) / 1e6;
+  g_print ("ring alone: %u events in %.2f s: %.2f M events/s (%.0f ns an event)\n",
+           N_EVENTS, secs, N_EVENTS / secs / 1e6, secs * 1e9 / N_EVENTS);
+
+  reader.fd = fmd_streams_open (streams, FALSE, 0, NULL);
+  thread = g_thread_new ("reader", reader_thread, &reader);
+
+  t0 = g_get_monotonic_time ();
+  for (guint i = 0; i < N_EVENTS; i += BATCH)
+    {
+      for (guint k = 0; k < BATCH; k++)
+        fmd_ring_append (ring2, &events[(i + k) % 64]);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  t1 = g_get_monotonic_time ();
+  /* hand over what is left, then end the stream */
+  while (GPOINTER_TO_SIZE (g_atomic_pointer_get (&reader.seen)) < N_EVENTS)
+    g_main_context_iteration (NULL, FALSE);
+  fmd_streams_close_all (streams);
+  g_thread_join (thread);
+
+  secs = (t1 - t0) / 1e6;
+  g_print ("ring + 1 stream reader: %u events in %.2f s: %.2f M events/s offered; "
+           "reader got %" G_GUINT64_FORMAT ", gaps %" G_GUINT64_FORMAT "\n",
+           N_EVENTS, secs, N_EVENTS / secs / 1e6, reader.events, reader.gap_events);
+  return 0;
+}

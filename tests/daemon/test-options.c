@@ -1,0 +1,203 @@
+/* test-options.c: Start's a{sv}: every bad input is InvalidArgs naming the culprit, good
+ * input is parsed, normalized and round-trips to the Options property. */
+#include <string.h>
+
+#include "filemond-options.h"
+#include "fm-error.h"
+
+static FmdOptions *
+parse (const char  *text,
+       GError     **error)
+{
+  g_autoptr(GVariant) v = g_variant_parse (G_VARIANT_TYPE_VARDICT, text, NULL, NULL, NULL);
+
+  g_assert_nonnull (v);
+  return fmd_options_new_from_variant (v, error);
+}
+
+/* @text is refused with InvalidArgs and a message containing @culprit. */
+static void
+assert_refused (const char *text,
+                const char *culprit)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FmdOptions) options = parse (text, &error);
+
+  g_assert_null (options);
+  g_assert_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS);
+  if (strstr (error->message, culprit) == NULL)
+    g_error ("message for %s does not name “%s”: %s", text, culprit, error->message);
+}
+
+static void
+test_empty_gives_defaults (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FmdOptions) options = parse ("@a{sv} {}", &error);
+  guint n_all = 0;
+
+  g_assert_no_error (error);
+  fm_syscalls_all (&n_all);
+  g_assert_cmpint (options->backend, ==, FMD_BACKEND_AUTO);
+  g_assert_cmpuint (options->syscalls->len, ==, n_all);
+  g_assert_cmpuint (n_all, >, 30);
+  g_assert_cmpuint (options->pids->len, ==, 0);
+  g_assert_cmpuint (options->uids->len, ==, 0);
+  g_assert_null (options->comms[0]);
+  g_assert_null (options->path_prefixes[0]);
+  g_assert_false (options->follow_children);
+  g_assert_false (options->failed_only);
+  g_assert_true (fmd_options_has_syscall (options, fm_syscall_by_name ("openat")->nr));
+  g_assert_true (fmd_options_match_paths (options, "/x", 2, "", 0));
+}
+
+static void
+test_every_key_parses (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FmdOptions) options = parse (
+    "{'backend': <'bpf'>, 'syscalls': <['openat', 'unlink', 'openat']>, "
+    "'pids': <[@u 12, 12, 40]>, 'follow-children': <true>, 'uids': <[@u 0, 1000]>, "
+    "'comms': <['sshd', 'bash', 'sshd']>, 'failed-only': <true>, "
+    "'path-prefixes': <['/etc/', '/var//log/./', '/']>}", &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (options->backend, ==, FMD_BACKEND_BPF);
+  g_assert_cmpuint (options->syscalls->len, ==, 2);   /* duplicates merged */
+  g_assert_true (fmd_options_has_syscall (options, fm_syscall_by_name ("unlink")->nr));
+  g_assert_false (fmd_options_has_syscall (options, fm_syscall_by_name ("close")->nr));
+  g_assert_cmpuint (options->pids->len, ==, 2);
+  g_assert_true (options->follow_children);
+  g_assert_cmpuint (options->uids->len, ==, 2);
+  g_assert_cmpuint (g_strv_length (options->comms), ==, 2);
+  g_assert_true (options->failed_only);
+  g_assert_cmpstr (options->path_prefixes[0], ==, "/etc");
+  g_assert_cmpstr (options->path_prefixes[1], ==, "/var/log");
+  g_assert_cmpstr (options->path_prefixes[2], ==, "/");
+}
+
+static void
+test_unknown_key_is_refused (void)
+{
+  assert_refused ("{'sycalls': <['openat']>}", "sycalls");
+  assert_refused ("{'Backend': <'stap'>}", "Backend");
+}
+
+static void
+test_wrong_types_are_refused (void)
+{
+  assert_refused ("{'backend': <1>}", "backend");
+  assert_refused ("{'syscalls': <'openat'>}", "syscalls");
+  assert_refused ("{'pids': <[@i 1]>}", "pids");
+  assert_refused ("{'pids': <@as ['1']>}", "pids");
+  assert_refused ("{'follow-children': <'yes'>}", "follow-children");
+  assert_refused ("{'uids': <@u 1000>}", "uids");
+  assert_refused ("{'comms': <[@ay b'sshd']>}", "comms");
+  assert_refused ("{'failed-only': <1>}", "failed-only");
+  assert_refused ("{'path-prefixes': <'/etc'>}", "path-prefixes");
+}
+
+static void
+test_bad_values_are_refused (void)
+{
+  assert_refused ("{'backend': <'dtrace'>}", "dtrace");
+  assert_refused ("{'syscalls': <@as []>}", "syscalls");
+  assert_refused ("{'syscalls': <['openat', 'fork']>}", "fork");
+  assert_refused ("{'syscalls': <['']>}", "syscalls");
+  assert_refused ("{'pids': <[@u 0]>}", "pids");
+  assert_refused ("{'uids': <[@u 4294967295]>}", "uids");
+  assert_refused ("{'comms': <['a-name-too-long-for-comm']>}", "a-name-too-long-for-comm");
+  assert_refused ("{'comms': <['']>}", "comms");
+  assert_refused ("{'path-prefixes': <['etc']>}", "etc");
+  assert_refused ("{'path-prefixes': <['']>}", "path-prefixes");
+  assert_refused ("{'path-prefixes': <['/etc/../root']>}", "/etc/../root");
+  assert_refused ("{'follow-children': <true>}", "follow-children");
+}
+
+static void
+test_comm_of_fifteen_bytes_is_accepted (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FmdOptions) options = parse ("{'comms': <['fifteen-bytes-x']>}", &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (options->comms[0], ==, "fifteen-bytes-x");
+}
+
+static void
+test_path_prefixes_match_components (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FmdOptions) options = parse ("{'path-prefixes': <['/etc', '/home/u/']>}", &error);
+  g_autoptr(FmdOptions) root = parse ("{'path-prefixes': <['/']>}", &error);
+
+  g_assert_no_error (error);
+  g_assert_true (fmd_options_match_paths (options, "/etc", 4, "", 0));
+  g_assert_true (fmd_options_match_paths (options, "/etc/passwd", 11, "", 0));
+  g_assert_false (fmd_options_match_paths (options, "/etcetera", 9, "", 0));
+  g_assert_false (fmd_options_match_paths (options, "/et", 3, "", 0));
+  g_assert_true (fmd_options_match_paths (options, "/tmp/x", 6, "/home/u/y", 9));
+  g_assert_false (fmd_options_match_paths (options, "/tmp/x", 6, "/home/uu", 8));
+  g_assert_false (fmd_options_match_paths (options, "", 0, "", 0));
+  /* lengths count, not NULs: a path cut short does not match */
+  g_assert_false (fmd_options_match_paths (options, "/etc/passwd", 3, "", 0));
+  g_assert_true (fmd_options_match_paths (root, "/anything", 9, "", 0));
+  g_assert_false (fmd_options_match_paths (root, "", 0, "", 0));
+}
+
+static void
+test_to_variant_round_trips (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FmdOptions) options = parse (
+    "{'backend': <'stap'>, 'syscalls': <['unlink', 'openat']>, 'pids': <[@u 5]>, "
+    "'follow-children': <true>, 'comms': <['sshd']>, 'path-prefixes': <['/etc']>}", &error);
+  g_autoptr(GVariant) v = g_variant_ref_sink (fmd_options_to_variant (options));
+  g_autoptr(FmdOptions) again = fmd_options_new_from_variant (v, &error);
+  g_autoptr(GVariant) v2 = NULL;
+  g_autoptr(FmdOptions) copy = NULL;
+  g_autoptr(GVariant) v3 = NULL;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (again);
+  /* every key is there, defaults filled in */
+  g_assert_cmpuint (g_variant_n_children (v), ==, 8);
+  v2 = g_variant_ref_sink (fmd_options_to_variant (again));
+  g_assert_true (g_variant_equal (v, v2));
+  copy = fmd_options_copy (again);
+  v3 = g_variant_ref_sink (fmd_options_to_variant (copy));
+  g_assert_true (g_variant_equal (v, v3));
+}
+
+static void
+test_backend_names (void)
+{
+  FmdBackendKind kind;
+
+  g_assert_true (fmd_backend_kind_from_string ("auto", &kind));
+  g_assert_cmpint (kind, ==, FMD_BACKEND_AUTO);
+  g_assert_true (fmd_backend_kind_from_string ("stap", &kind));
+  g_assert_cmpint (kind, ==, FMD_BACKEND_STAP);
+  g_assert_true (fmd_backend_kind_from_string ("bpf", &kind));
+  g_assert_cmpint (kind, ==, FMD_BACKEND_BPF);
+  g_assert_false (fmd_backend_kind_from_string ("BPF", &kind));
+  g_assert_cmpstr (fmd_backend_kind_to_string (FMD_BACKEND_STAP), ==, "stap");
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/options/empty-gives-defaults", test_empty_gives_defaults);
+  g_test_add_func ("/options/every-key-parses-and-normalizes", test_every_key_parses);
+  g_test_add_func ("/options/unknown-key-is-refused-by-name", test_unknown_key_is_refused);
+  g_test_add_func ("/options/wrong-type-is-refused-by-name", test_wrong_types_are_refused);
+  g_test_add_func ("/options/bad-value-is-refused-by-name", test_bad_values_are_refused);
+  g_test_add_func ("/options/comm-of-fifteen-bytes-is-accepted", test_comm_of_fifteen_bytes_is_accepted);
+  g_test_add_func ("/options/path-prefixes-match-whole-components", test_path_prefixes_match_components);
+  g_test_add_func ("/options/to-variant-round-trips", test_to_variant_round_trips);
+  g_test_add_func ("/options/backend-names", test_backend_names);
+
+  return g_test_run ();
+}
