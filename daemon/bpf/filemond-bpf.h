@@ -1,0 +1,110 @@
+/* filemond-bpf.h: what filemond.bpf.c and filemond-backend-bpf.c share: the per-syscall
+ * argument map filled from the syscall table, the capture settings, the record the program
+ * writes into the ring buffer and the drop reasons. Included by the BPF program (clang
+ * -target bpf) and by the daemon, so only fixed-size types from <linux/types.h>.
+ */
+#pragma once
+
+#include <linux/types.h>
+
+/* Syscall numbers below this are described in fmd_syscalls[] (x86_64 tops out near 470). */
+#define FMD_BPF_MAX_NR 512
+
+#define FMD_BPF_PATH_MAX 4096     /* a path, its NUL included (PATH_MAX) */
+#define FMD_BPF_STR_MAX 256       /* an xattr name (XATTR_NAME_MAX + 1) */
+#define FMD_BPF_ARGV_MAX 256      /* execve's first arguments, NUL-separated */
+#define FMD_BPF_ARGV_N 8          /* at most this many of them (argv[0] included) */
+#define FMD_BPF_WALK_DEPTH 1024   /* path components a walk visits at most */
+
+#define FMD_BPF_NO_ARG 0xff
+
+/* Where a path comes from. */
+enum {
+  FMD_BPF_SRC_NONE = 0,
+  FMD_BPF_SRC_STRING,      /* a user string, relative to a dirfd or the cwd when not absolute */
+  FMD_BPF_SRC_VERBATIM,    /* a user string shown as given (a symlink's target) */
+  FMD_BPF_SRC_FD,          /* the path an open fd refers to */
+};
+
+/* One syscall as the program sees it; argument indexes are 0..5 or FMD_BPF_NO_ARG. */
+struct fmd_bpf_syscall {
+  __u8 traced;             /* selected by the current capture */
+  __u8 path_src;           /* FMD_BPF_SRC_* of the event's path */
+  __u8 path_arg;
+  __u8 path_dirfd;         /* the dirfd the path is relative to; NO_ARG = the cwd */
+  __u8 path2_src;
+  __u8 path2_arg;
+  __u8 path2_dirfd;
+  __u8 str_arg;            /* a short string for the detail (xattr name) */
+  __u8 argv_arg;           /* execve's argv, read at entry */
+  __u8 how_arg;            /* struct open_how *, copied at exit */
+  __u8 pad[6];
+};
+
+/* Capture settings, in the program's .bss: the daemon writes them through the mmapped map
+ * before it sets enabled (and clears enabled first when it stops). */
+struct fmd_bpf_settings {
+  __u32 enabled;
+  __u32 generation;        /* bumped at every start: older in-flight syscalls are dropped */
+  __u32 self_tgid;         /* the daemon: never captured */
+  __u8 filter_pids;        /* only tgids in the pids map */
+  __u8 follow_children;    /* and tgids forked from them after the start */
+  __u8 filter_uids;
+  __u8 filter_comms;
+  __u8 failed_only;
+  __u8 pad[7];
+};
+
+/* Flags of a record. */
+#define FMD_BPF_F_PATH_TRUNCATED   (1u << 0)  /* longer than PATH_MAX or deeper than a walk goes */
+#define FMD_BPF_F_PATH_UNREACHABLE (1u << 1)  /* the walk ended at a mount outside the process's root */
+#define FMD_BPF_F_PATH_DELETED     (1u << 2)  /* the fd's file is unlinked */
+#define FMD_BPF_F_PATH_UNKNOWN     (1u << 3)  /* fd not open, user memory unreadable... */
+#define FMD_BPF_F_PATH_RELATIVE    (1u << 4)  /* the string was relative and got a base */
+#define FMD_BPF_F_PATH2_TRUNCATED  (1u << 8)
+#define FMD_BPF_F_PATH2_UNREACHABLE (1u << 9)
+#define FMD_BPF_F_PATH2_UNKNOWN    (1u << 11)
+#define FMD_BPF_F_PATH2_RELATIVE   (1u << 12)
+#define FMD_BPF_F_HOW              (1u << 16) /* how[] holds the struct open_how */
+
+/* One event, as the exit program writes it. The record is followed by path, path2, str and
+ * argv one after the other, each with a NUL after it; the *_len fields do not count it. */
+struct fmd_bpf_record {
+  __u64 ktime_ns;          /* bpf_ktime_get_ns() at syscall exit (CLOCK_MONOTONIC) */
+  __u64 duration_ns;
+  __s64 result;
+  __u64 args[6];
+  __u64 how[3];            /* open_how: flags, mode, resolve */
+  __u64 ino;               /* the fd path's inode, for pipe:[ino] and socket:[ino] */
+  __u32 magic;             /* its super block's s_magic when unreachable, else 0 */
+  __u32 flags;             /* FMD_BPF_F_* */
+  __u32 pid;               /* tgid */
+  __u32 tid;
+  __u32 ppid;
+  __u32 uid;               /* real uid */
+  __u32 generation;
+  __u16 nr;
+  __u16 path_len;
+  __u16 path2_len;
+  __u16 str_len;
+  __u16 argv_len;
+  __u16 pad;
+  char comm[16];
+};
+
+/* The most bytes that follow a record. */
+#define FMD_BPF_DATA_MAX (2 * FMD_BPF_PATH_MAX + FMD_BPF_STR_MAX + FMD_BPF_ARGV_MAX)
+
+/* Drop reasons, indexes of the per-CPU drops map. */
+enum {
+  FMD_BPF_DROP_RINGBUF = 0,   /* the ring buffer was full */
+  FMD_BPF_DROP_SLOTS,         /* too many threads inside traced syscalls at once */
+  FMD_BPF_DROP_N
+};
+
+/* Threads that can hold a syscall's entry state at once (map max_entries). */
+#define FMD_BPF_MAX_SLOTS 8192
+/* Processes the pid filter can hold, followed children included. */
+#define FMD_BPF_MAX_PIDS 16384
+#define FMD_BPF_MAX_UIDS 1024
+#define FMD_BPF_MAX_COMMS 1024

@@ -1,0 +1,728 @@
+/* filemond.bpf.c: the kernel half of the bpf backend.
+ *
+ * One program (fmd_enter) is attached to the sys_enter_X tracepoint and one (fmd_exit) to
+ * the sys_exit_X tracepoint of every traced syscall: all of them share one context layout,
+ * and fmd_syscalls[nr], filled by the daemon from the syscall table, says which argument
+ * is a path, a dirfd, an fd or a string. Entry keeps the arguments and the event's path in
+ * a per-thread slot; exit writes one record with result and duration to the ring buffer.
+ *
+ * How each path is obtained, and where it can be wrong:
+ * - A path argument that is absolute is the string as given (not canonical: "..",
+ *   symlinks and "//" are kept).
+ * - A relative one gets a base: the dirfd's open file, or the task's cwd for AT_FDCWD or
+ *   a syscall without dirfd, walked dentry by dentry up to the task's root (bpf_d_path is
+ *   refused to tracepoint programs). The base is canonical (symlinks resolved, renames
+ *   seen) while the rest is as given. An empty string (AT_EMPTY_PATH) is the base alone.
+ * - An fd argument is the path of its open file, walked the same way.
+ * - The event's path is resolved at entry (close() frees the file before exit, execve
+ *   replaces the memory holding its string, chdir changes the cwd); path2 (rename/link
+ *   target) at exit, when its string and dirfd are still there. Another thread changing
+ *   the fd table, the cwd or the string's memory meanwhile makes the path wrong.
+ * - A walk stops at the task's root, so a chrooted or containerized process gets paths
+ *   as it sees them. A file outside that root (an fd opened before chroot, a lazily
+ *   unmounted tree) or on a kernel-internal mount (pipes, sockets, anonymous inodes,
+ *   memfd) ends at a mount that has no parent: the record says so and carries the inode
+ *   and super block magic, from which the daemon writes "pipe:[123]" as /proc does.
+ * - A rename of a parent directory racing with the walk can give a mix of old and new
+ *   names (the kernel's own d_path retries under rename_lock; a program cannot).
+ * - User memory that is not paged in cannot be read from here (no faults allowed):
+ *   the path is then unknown and the record says so.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+
+#include "filemond-bpf-core.h"
+#include "filemond-bpf.h"
+
+#define AT_FDCWD (-100)
+#define PATH_MASK (FMD_BPF_PATH_MAX - 1)
+/* resolve_path() of a struct file * rather than an fd */
+#define SRC_FILE 0x80
+
+/* Kernel pointers are followed with plain loads on BTF-typed pointers (the verifier turns
+ * them into fault-safe loads): ~65 ns a path component against ~185 ns for
+ * bpf_probe_read_kernel. A pointer that arrives as a number (read from an array, or
+ * computed) gets its type back with bpf_rdonly_cast (6.2+). */
+extern void *bpf_rdonly_cast (const void *obj, __u32 btf_id) __ksym;
+#define TYPED(type, ptr) ((struct type *) bpf_rdonly_cast ((ptr), bpf_core_type_id_kernel (struct type)))
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set before load: wake the reader when the backlog crosses this many bytes. */
+const volatile __u64 wakeup_bytes = 1 << 20;
+
+struct fmd_bpf_settings settings;
+struct fmd_bpf_syscall fmd_syscalls[FMD_BPF_MAX_NR];
+/* followed children that did not fit in the pids map */
+__u64 pids_full;
+
+/* A thread's syscall between entry and exit. */
+struct slot {
+  __u64 start_ns;
+  __u64 args[6];
+  __u64 ino;
+  __u32 magic;
+  __u32 flags;
+  __u32 generation;
+  __u16 nr;
+  __u16 active;
+  __u16 path_len;
+  __u16 argv_len;
+  char path[FMD_BPF_PATH_MAX];
+  /* twice the room used, for the verifier: an offset below the limit plus a length below
+   * the limit must stay inside */
+  char argv[2 * FMD_BPF_ARGV_MAX];
+};
+
+/* Per-CPU working memory: the record being built and the walk's buffer. The walk writes
+ * the base backwards ending at walk[PATH_MAX], '/' goes at walk[PATH_MAX] and the
+ * relative string after it, so base + "/" + string ends up contiguous. */
+struct scratch {
+  struct fmd_bpf_record rec;
+  char data[4 * FMD_BPF_PATH_MAX + 2 * FMD_BPF_STR_MAX];
+  char walk[3 * FMD_BPF_PATH_MAX];
+};
+
+struct {
+  __uint (type, BPF_MAP_TYPE_RINGBUF);
+  __uint (max_entries, 1 << 24);   /* set by the daemon from RingBufferMB before load */
+} events SEC (".maps");
+
+/* Slots are kept while their thread lives (fmd_task_exit deletes them) so that a
+ * syscall costs a lookup, not a 4 KiB copy; memory is allocated as threads come. */
+struct {
+  __uint (type, BPF_MAP_TYPE_HASH);
+  __uint (map_flags, BPF_F_NO_PREALLOC);
+  __uint (max_entries, FMD_BPF_MAX_SLOTS);
+  __type (key, __u32);
+  __type (value, struct slot);
+} slots SEC (".maps");
+
+struct {
+  __uint (type, BPF_MAP_TYPE_ARRAY);
+  __uint (max_entries, 1);
+  __type (key, __u32);
+  __type (value, struct slot);
+} slot_template SEC (".maps");
+
+struct {
+  __uint (type, BPF_MAP_TYPE_ARRAY);
+  __uint (max_entries, 1);          /* set to the number of possible CPUs before load */
+  __type (key, __u32);
+  __type (value, struct scratch);
+} scratch SEC (".maps");
+
+struct {
+  __uint (type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint (max_entries, FMD_BPF_DROP_N);
+  __type (key, __u32);
+  __type (value, __u64);
+} drops SEC (".maps");
+
+struct {
+  __uint (type, BPF_MAP_TYPE_HASH);
+  __uint (max_entries, FMD_BPF_MAX_PIDS);
+  __type (key, __u32);
+  __type (value, __u8);
+} pids SEC (".maps");
+
+struct {
+  __uint (type, BPF_MAP_TYPE_HASH);
+  __uint (max_entries, FMD_BPF_MAX_UIDS);
+  __type (key, __u32);
+  __type (value, __u8);
+} uids SEC (".maps");
+
+struct {
+  __uint (type, BPF_MAP_TYPE_HASH);
+  __uint (max_entries, FMD_BPF_MAX_COMMS);
+  __type (key, char[16]);
+  __type (value, __u8);
+} comms SEC (".maps");
+
+static __always_inline void
+count_drop (__u32 reason)
+{
+  __u64 *count = bpf_map_lookup_elem (&drops, &reason);
+
+  if (count != NULL)
+    *count += 1;
+}
+
+/* --- paths ------------------------------------------------------------------------------ */
+
+struct walk {
+  struct dentry *dentry;
+  struct vfsmount *vfsmnt;
+  struct dentry *root_dentry;
+  struct vfsmount *root_vfsmnt;
+  char *buf;
+  __u32 off;      /* the path walked so far is buf[off, PATH_MAX) */
+  __u32 done;
+  __u32 flags;
+};
+
+/* One step up: a component, or a jump from a mount's root to where it is mounted. */
+static long
+walk_step (__u32 index __attribute__((unused)), void *data)
+{
+  struct walk *w = data;
+  struct dentry *dentry = w->dentry;
+  struct vfsmount *vfsmnt = w->vfsmnt;
+  struct dentry *parent;
+  const unsigned char *name;
+  __u32 len;
+
+  if (dentry == w->root_dentry && vfsmnt == w->root_vfsmnt)
+    {
+      w->done = 1;
+      return 1;
+    }
+
+  if (dentry == vfsmnt->mnt_root)
+    {
+      /* struct mount embeds the vfsmount: container_of with the running kernel's offset */
+      struct mount *mnt = TYPED (mount, (void *) vfsmnt - bpf_core_field_offset (struct mount, mnt));
+      struct mount *up = mnt->mnt_parent;
+
+      if (up == mnt)
+        {
+          /* a namespace's root mount other than the task's root, or an internal mount */
+          w->flags |= FMD_BPF_F_PATH_UNREACHABLE;
+          w->done = 1;
+          return 1;
+        }
+      w->dentry = mnt->mnt_mountpoint;
+      w->vfsmnt = &up->mnt;
+      return 0;
+    }
+
+  parent = dentry->d_parent;
+  if (parent == dentry || parent == NULL)
+    {
+      w->flags |= FMD_BPF_F_PATH_UNREACHABLE;
+      w->done = 1;
+      return 1;
+    }
+
+  len = dentry->d_name.len;
+  name = dentry->d_name.name;
+  if (len > 255)
+    len = 255;
+  if (w->off < len + 1)
+    {
+      w->flags |= FMD_BPF_F_PATH_TRUNCATED;
+      w->done = 1;
+      return 1;
+    }
+  w->off -= len;
+  bpf_probe_read_kernel (w->buf + (w->off & PATH_MASK), len & 255, name);
+  w->off -= 1;
+  w->buf[w->off & PATH_MASK] = '/';
+  w->dentry = parent;
+  return 0;
+}
+
+/* Walks from @dentry in @vfsmnt up to the task's root into sp->walk; returns the offset
+ * where the path starts (PATH_MAX for the root itself). */
+static __always_inline __u32
+walk_up (struct scratch      *sp,
+         struct task_struct  *task,
+         struct dentry       *dentry,
+         struct vfsmount     *vfsmnt,
+         __u32               *flags)
+{
+  struct walk w = {
+    .dentry = dentry,
+    .vfsmnt = vfsmnt,
+    .root_dentry = task->fs->root.dentry,
+    .root_vfsmnt = task->fs->root.mnt,
+    .buf = sp->walk,
+    .off = FMD_BPF_PATH_MAX,
+  };
+
+  bpf_loop (FMD_BPF_WALK_DEPTH, walk_step, &w, 0);
+  if (!w.done)
+    w.flags |= FMD_BPF_F_PATH_TRUNCATED;
+  *flags |= w.flags;
+  return w.off;
+}
+
+static __always_inline struct file *
+fd_file (struct task_struct *task,
+         long                fd)
+{
+  struct fdtable *fdt = task->files->fdt;
+  struct file **array;
+  struct file *file = NULL;
+
+  if (fd < 0 || fdt == NULL || fd >= fdt->max_fds)
+    return NULL;
+  array = fdt->fd;
+  bpf_probe_read_kernel (&file, sizeof file, &array[fd]);
+  if (file == NULL)
+    return NULL;
+  return TYPED (file, file);
+}
+
+/* What to resolve, and the result: sp->walk[start, start + len), not NUL-terminated. */
+struct resolve {
+  __u64 value;      /* the user pointer, or the fd */
+  __s64 dirfd;      /* AT_FDCWD for the cwd */
+  __u64 ino;
+  __u32 magic;
+  __u32 flags;
+  __u32 start;
+  __u32 len;
+  __u32 src;
+};
+
+static __noinline int
+resolve_path (struct scratch  *sp,
+              struct resolve  *r)
+{
+  struct task_struct *task = bpf_get_current_task_btf ();
+  struct dentry *dentry;
+  struct vfsmount *vfsmnt;
+  __u32 flags = 0;
+  __u32 off;
+  long n;
+  __u32 rel_len;
+
+  if (r->src == FMD_BPF_SRC_FD || r->src == SRC_FILE)
+    {
+      struct file *file = r->src == SRC_FILE ? TYPED (file, (void *) r->value)
+                                             : fd_file (task, (long) (int) r->value);
+
+      r->start = FMD_BPF_PATH_MAX;
+      r->len = 0;
+      if (file == NULL)
+        {
+          r->flags = FMD_BPF_F_PATH_UNKNOWN;
+          return 0;
+        }
+      dentry = file->f_path.dentry;
+      vfsmnt = file->f_path.mnt;
+      off = walk_up (sp, task, dentry, vfsmnt, &flags);
+      if (flags & FMD_BPF_F_PATH_UNREACHABLE)
+        {
+          r->magic = dentry->d_sb->s_magic;
+          r->ino = dentry->d_inode->i_ino;
+        }
+      else if (dentry->d_hash.pprev == NULL && dentry->d_parent != dentry)
+        flags |= FMD_BPF_F_PATH_DELETED;
+      if (off >= FMD_BPF_PATH_MAX)
+        {
+          sp->walk[FMD_BPF_PATH_MAX] = '/';
+          r->start = FMD_BPF_PATH_MAX;
+          r->len = 1;
+        }
+      else
+        {
+          r->start = off;
+          r->len = FMD_BPF_PATH_MAX - off;
+        }
+      r->flags = flags;
+      return 0;
+    }
+
+  /* the string, right after where the base would end */
+  n = bpf_probe_read_user_str (&sp->walk[FMD_BPF_PATH_MAX + 1], FMD_BPF_PATH_MAX - 1,
+                               (const void *) r->value);
+  r->start = FMD_BPF_PATH_MAX + 1;
+  r->len = 0;
+  if (n <= 0)
+    {
+      r->flags = FMD_BPF_F_PATH_UNKNOWN;
+      return 0;
+    }
+  rel_len = (__u32) n - 1;
+  r->len = rel_len;
+  if (r->src == FMD_BPF_SRC_VERBATIM || (rel_len > 0 && sp->walk[FMD_BPF_PATH_MAX + 1] == '/'))
+    return 0;
+
+  /* relative: walk the base */
+  if (r->dirfd == AT_FDCWD)
+    {
+      dentry = task->fs->pwd.dentry;
+      vfsmnt = task->fs->pwd.mnt;
+    }
+  else
+    {
+      struct file *file = fd_file (task, r->dirfd);
+
+      if (file == NULL)
+        {
+          /* a bad dirfd (the call fails with EBADF): the string as given */
+          r->flags = FMD_BPF_F_PATH_UNKNOWN;
+          return 0;
+        }
+      dentry = file->f_path.dentry;
+      vfsmnt = file->f_path.mnt;
+    }
+  off = walk_up (sp, task, dentry, vfsmnt, &flags);
+  flags |= FMD_BPF_F_PATH_RELATIVE;
+  sp->walk[FMD_BPF_PATH_MAX] = '/';
+  if (off >= FMD_BPF_PATH_MAX)
+    {
+      /* the base is the root: "/" + string */
+      r->start = FMD_BPF_PATH_MAX;
+      r->len = 1 + rel_len;
+      if (rel_len == 0)
+        r->len = 1;
+    }
+  else
+    {
+      r->start = off;
+      r->len = FMD_BPF_PATH_MAX - off + (rel_len > 0 ? 1 + rel_len : 0);
+    }
+  if (r->len > FMD_BPF_PATH_MAX - 1)
+    {
+      r->len = FMD_BPF_PATH_MAX - 1;
+      flags |= FMD_BPF_F_PATH_TRUNCATED;
+    }
+  r->flags = flags;
+  return 0;
+}
+
+/* --- filters ---------------------------------------------------------------------------- */
+
+static __always_inline int
+wanted (__u32 tgid)
+{
+  if (settings.filter_pids && bpf_map_lookup_elem (&pids, &tgid) == NULL)
+    return 0;
+  if (settings.filter_uids)
+    {
+      __u32 uid = (__u32) bpf_get_current_uid_gid ();   /* the real uid */
+
+      if (bpf_map_lookup_elem (&uids, &uid) == NULL)
+        return 0;
+    }
+  if (settings.filter_comms)
+    {
+      char comm[16] = {};
+
+      bpf_get_current_comm (comm, sizeof comm);
+      if (bpf_map_lookup_elem (&comms, comm) == NULL)
+        return 0;
+    }
+  return 1;
+}
+
+static __always_inline __u64
+arg_at (const __u64 *args,
+        __u8         index)
+{
+  /* the index comes from a map: keep it in bounds for the verifier */
+  return index < 6 ? args[index & 7] : 0;
+}
+
+static __always_inline __s64
+dirfd_at (const __u64 *args,
+          __u8         index)
+{
+  return index < 6 ? (__s64) (int) args[index & 7] : AT_FDCWD;
+}
+
+/* --- entry ------------------------------------------------------------------------------ */
+
+static __always_inline void
+read_argv (struct slot *s,
+           __u64        argv)
+{
+  __u32 pos = 0;
+
+#pragma unroll
+  for (int i = 0; i < FMD_BPF_ARGV_N; i++)
+    {
+      const char *arg = NULL;
+      __u32 off;
+      long n;
+
+      if (pos >= FMD_BPF_ARGV_MAX - 1)
+        break;
+      if (bpf_probe_read_user (&arg, sizeof arg, (const void *) (argv + i * sizeof arg)) != 0
+          || arg == NULL)
+        break;
+      /* the barrier keeps clang from dropping the mask it knows is a no-op */
+      off = pos;
+      barrier_var (off);
+      off &= FMD_BPF_ARGV_MAX - 1;
+      /* at most ARGV_MAX - 1 bytes in all, so that the length fits the record's mask */
+      n = bpf_probe_read_user_str (&s->argv[off], FMD_BPF_ARGV_MAX - 1 - off, arg);
+      if (n <= 0)
+        break;
+      pos += n;
+    }
+  if (pos > FMD_BPF_ARGV_MAX - 1)
+    pos = FMD_BPF_ARGV_MAX - 1;
+  s->argv_len = pos;
+}
+
+SEC ("tracepoint")
+int
+fmd_enter (struct fmd_sys_enter_ctx *ctx)
+{
+  __u64 id = bpf_get_current_pid_tgid ();
+  __u32 tgid = id >> 32;
+  __u32 tid = (__u32) id;
+  __u32 nr = (__u32) ctx->nr;
+  __u32 zero = 0;
+  struct fmd_bpf_syscall *sc;
+  struct scratch *sp;
+  struct slot *s;
+  struct resolve r = {};
+  __u32 cpu;
+
+  if (!settings.enabled || tgid == settings.self_tgid || nr >= FMD_BPF_MAX_NR)
+    return 0;
+  sc = &fmd_syscalls[nr];
+  if (!sc->traced || !wanted (tgid))
+    return 0;
+
+  s = bpf_map_lookup_elem (&slots, &tid);
+  if (s == NULL)
+    {
+      struct slot *template = bpf_map_lookup_elem (&slot_template, &zero);
+
+      if (template == NULL)
+        return 0;
+      if (bpf_map_update_elem (&slots, &tid, template, BPF_NOEXIST) != 0
+          || (s = bpf_map_lookup_elem (&slots, &tid)) == NULL)
+        {
+          count_drop (FMD_BPF_DROP_SLOTS);
+          return 0;
+        }
+    }
+
+  s->nr = nr;
+  s->generation = settings.generation;
+  /* A direct load of args[5] would make the program refuse to attach to a syscall with
+   * fewer arguments (the record is shorter, and attach checks the highest context offset
+   * read). The tracepoint's buffer is always large enough to read; the table says which
+   * of the six are meaningful. */
+  bpf_probe_read_kernel (s->args, sizeof s->args, (const void *) ctx + 16);
+  s->flags = 0;
+  s->magic = 0;
+  s->ino = 0;
+  s->path_len = 0;
+  s->argv_len = 0;
+
+  if (sc->path_src != FMD_BPF_SRC_NONE)
+    {
+      cpu = bpf_get_smp_processor_id ();
+      sp = bpf_map_lookup_elem (&scratch, &cpu);
+      if (sp == NULL)
+        return 0;
+      r.src = sc->path_src;
+      r.value = arg_at (s->args, sc->path_arg);
+      r.dirfd = dirfd_at (s->args, sc->path_dirfd);
+      resolve_path (sp, &r);
+      bpf_probe_read_kernel (s->path, r.len & PATH_MASK,
+                             &sp->walk[r.start & (2 * FMD_BPF_PATH_MAX - 1)]);
+      s->path_len = r.len & PATH_MASK;
+      s->flags = r.flags;
+      s->magic = r.magic;
+      s->ino = r.ino;
+    }
+
+  if (sc->argv_arg < 6)
+    read_argv (s, arg_at (s->args, sc->argv_arg));
+
+  s->active = 1;
+  /* last, so that the time spent above is not counted in the duration */
+  s->start_ns = bpf_ktime_get_ns ();
+  return 0;
+}
+
+/* --- exit ------------------------------------------------------------------------------- */
+
+static __always_inline __u32
+append (struct scratch *sp,
+        __u32           pos,
+        const void     *src,
+        __u32           len)
+{
+  /* pos stays below 3 * PATH_MAX + 2 * STR_MAX, len below PATH_MAX: masks for the verifier */
+  pos &= 4 * FMD_BPF_PATH_MAX - 1;
+  if (len > 0)
+    bpf_probe_read_kernel (&sp->data[pos], len & PATH_MASK, src);
+  sp->data[(pos + len) & (4 * FMD_BPF_PATH_MAX - 1)] = '\0';
+  return pos + len + 1;
+}
+
+SEC ("tracepoint")
+int
+fmd_exit (struct fmd_sys_exit_ctx *ctx)
+{
+  __u64 id = bpf_get_current_pid_tgid ();
+  __u32 tid = (__u32) id;
+  struct fmd_bpf_syscall *sc;
+  struct fmd_bpf_record *rec;
+  struct task_struct *task;
+  struct scratch *sp;
+  struct slot *s;
+  struct resolve r = {};
+  __u64 now, size, avail, flags;
+  __u32 cpu, pos = 0;
+  long ret = ctx->ret;
+
+  s = bpf_map_lookup_elem (&slots, &tid);
+  if (s == NULL || !s->active)
+    return 0;
+  s->active = 0;
+  if (!settings.enabled || s->generation != settings.generation || s->nr != (__u32) ctx->nr)
+    return 0;
+  if (settings.failed_only && ret >= 0)
+    return 0;
+
+  now = bpf_ktime_get_ns ();
+  cpu = bpf_get_smp_processor_id ();
+  sp = bpf_map_lookup_elem (&scratch, &cpu);
+  if (sp == NULL)
+    return 0;
+  sc = &fmd_syscalls[s->nr & (FMD_BPF_MAX_NR - 1)];
+  task = bpf_get_current_task_btf ();
+
+  rec = &sp->rec;
+  rec->ktime_ns = now;
+  rec->duration_ns = now - s->start_ns;
+  rec->result = ret;
+  rec->args[0] = s->args[0];
+  rec->args[1] = s->args[1];
+  rec->args[2] = s->args[2];
+  rec->args[3] = s->args[3];
+  rec->args[4] = s->args[4];
+  rec->args[5] = s->args[5];
+  rec->ino = s->ino;
+  rec->magic = s->magic;
+  rec->flags = s->flags;
+  rec->pid = id >> 32;
+  rec->tid = tid;
+  rec->ppid = task->real_parent->tgid;
+  rec->uid = (__u32) bpf_get_current_uid_gid ();
+  rec->generation = s->generation;
+  rec->nr = s->nr;
+  bpf_get_current_comm (rec->comm, sizeof rec->comm);
+
+  if ((s->flags & FMD_BPF_F_PATH_UNKNOWN) && sc->path_src == FMD_BPF_SRC_STRING)
+    {
+      /* The string could not be read at entry: its page was not there yet and a program
+       * cannot fault it in. The syscall has faulted it in since, so read it again, against
+       * the cwd and dirfd as they are now. Except after a successful execve, whose old
+       * memory is gone: the path is then the new program's file, canonical. */
+      r.src = FMD_BPF_SRC_STRING;
+      r.value = arg_at (s->args, sc->path_arg);
+      r.dirfd = dirfd_at (s->args, sc->path_dirfd);
+      if (sc->argv_arg < 6 && ret == 0)
+        {
+          r.src = SRC_FILE;
+          r.value = (__u64) task->mm->exe_file;
+        }
+      resolve_path (sp, &r);
+      rec->flags = r.flags;
+      rec->magic = r.magic;
+      rec->ino = r.ino;
+      rec->path_len = r.len & PATH_MASK;
+      pos = append (sp, pos, &sp->walk[r.start & (2 * FMD_BPF_PATH_MAX - 1)], rec->path_len);
+    }
+  else
+    {
+      rec->path_len = s->path_len & PATH_MASK;
+      pos = append (sp, pos, s->path, rec->path_len);
+    }
+
+  rec->path2_len = 0;
+  if (sc->path2_src != FMD_BPF_SRC_NONE)
+    {
+      r.src = sc->path2_src;
+      r.value = arg_at (s->args, sc->path2_arg);
+      r.dirfd = dirfd_at (s->args, sc->path2_dirfd);
+      resolve_path (sp, &r);
+      rec->path2_len = r.len & PATH_MASK;
+      rec->flags |= r.flags << 8;
+      pos = append (sp, pos, &sp->walk[r.start & (2 * FMD_BPF_PATH_MAX - 1)], rec->path2_len);
+    }
+  else
+    pos = append (sp, pos, "", 0);
+
+  rec->str_len = 0;
+  if (sc->str_arg < 6)
+    {
+      long n = bpf_probe_read_user_str (&sp->data[pos & (4 * FMD_BPF_PATH_MAX - 1)],
+                                        FMD_BPF_STR_MAX,
+                                        (const void *) arg_at (s->args, sc->str_arg));
+      if (n > 0)
+        {
+          rec->str_len = n - 1;
+          pos += n;
+        }
+    }
+  if (rec->str_len == 0)
+    pos = append (sp, pos, "", 0);
+
+  rec->argv_len = s->argv_len & (FMD_BPF_ARGV_MAX - 1);
+  pos = append (sp, pos, s->argv, rec->argv_len);
+
+  if (sc->how_arg < 6
+      && bpf_probe_read_user (rec->how, sizeof rec->how,
+                              (const void *) arg_at (s->args, sc->how_arg)) == 0)
+    rec->flags |= FMD_BPF_F_HOW;
+
+  size = sizeof *rec + (pos & (4 * FMD_BPF_PATH_MAX - 1));
+  if (size > sizeof (struct scratch))
+    size = sizeof (struct scratch);
+
+  /* Wake the reader only when this record makes the backlog cross the threshold: waking
+   * whenever it is above would wake on every record while the reader lags. The reader's
+   * timer picks up what stays below. */
+  avail = bpf_ringbuf_query (&events, BPF_RB_AVAIL_DATA);
+  flags = (avail < wakeup_bytes && avail + size >= wakeup_bytes) ? BPF_RB_FORCE_WAKEUP
+                                                                : BPF_RB_NO_WAKEUP;
+  if (bpf_ringbuf_output (&events, rec, size, flags) != 0)
+    count_drop (FMD_BPF_DROP_RINGBUF);
+  return 0;
+}
+
+/* --- processes -------------------------------------------------------------------------- */
+
+/* Runs in the parent before the child first runs, so the child's first syscall is seen. */
+SEC ("raw_tp/sched_process_fork")
+int
+fmd_fork (struct bpf_raw_tracepoint_args *ctx)
+{
+  struct task_struct *parent = (struct task_struct *) ctx->args[0];
+  struct task_struct *child = (struct task_struct *) ctx->args[1];
+  __u32 parent_tgid, child_tgid;
+  __u8 one = 1;
+
+  if (!settings.enabled || !settings.filter_pids || !settings.follow_children)
+    return 0;
+  parent_tgid = BPF_CORE_READ (parent, tgid);
+  child_tgid = BPF_CORE_READ (child, tgid);
+  if (parent_tgid == child_tgid || bpf_map_lookup_elem (&pids, &parent_tgid) == NULL)
+    return 0;
+  if (bpf_map_update_elem (&pids, &child_tgid, &one, BPF_ANY) != 0)
+    __sync_fetch_and_add (&pids_full, 1);
+  return 0;
+}
+
+/* Every thread exit: free its slot, and forget a followed process whose last thread goes
+ * (signal->live is already 0 then), so that a reused pid is not captured. Not on the
+ * leader's exit: the leader can exit before the other threads. */
+SEC ("raw_tp/sched_process_exit")
+int
+fmd_task_exit (struct bpf_raw_tracepoint_args *ctx)
+{
+  struct task_struct *task = (struct task_struct *) ctx->args[0];
+  __u64 id = bpf_get_current_pid_tgid ();
+  __u32 tid = (__u32) id;
+  __u32 tgid = id >> 32;
+
+  bpf_map_delete_elem (&slots, &tid);
+  if (settings.filter_pids && BPF_CORE_READ (task, signal, live.counter) == 0)
+    bpf_map_delete_elem (&pids, &tgid);
+  return 0;
+}

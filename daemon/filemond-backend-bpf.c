@@ -1,0 +1,521 @@
+/* filemond-backend-bpf.c: the bpf capture backend: its life cycle on the main loop and the
+ * ring buffer reader. The kernel side is bpf/filemond.bpf.c, the loaded object and its
+ * cache filemond-bpf-engine.c, the record decoding filemond-bpf-record.c.
+ *
+ * Start takes the cached engine when it has every tracepoint the capture needs and is
+ * live at once; otherwise loading (~60 ms of verifier) and attaching run in a worker
+ * thread and the capture goes live when they are done. Stop clears the enable flag (the
+ * programs return at their first instruction from then on), drains the ring buffer, gives
+ * the engine back to the cache and reports stopped: nothing is detached on the way, which
+ * would take seconds (see filemond-bpf-engine.h).
+ *
+ * Reading: the program wakes the reader only when the backlog crosses an eighth of the ring
+ * buffer; a 50 ms timer reads whatever stays below that. Each dispatch reads at most
+ * READ_BUDGET records so that D-Bus keeps being served under a storm.
+ */
+#include "config.h"
+
+#include "filemond-backend-bpf.h"
+
+#include <errno.h>
+#include <string.h>
+#include <stdio.h>
+#include <sys/mount.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <gio/gio.h>
+#include <glib-unix.h>
+
+#include "fm-error.h"
+#include "filemond-bpf-engine.h"
+#include "filemond-bpf-record.h"
+
+#define READ_BUDGET 4096
+#define TICK_MS 50
+
+typedef enum {
+  STATE_IDLE,
+  STATE_PREPARING,   /* loading or attaching in a worker thread */
+  STATE_RUNNING,
+  STATE_STOPPING,    /* draining, or waiting for the worker to finish */
+  STATE_FAILED,
+} State;
+
+struct _FmdBpfBackend {
+  FmdBackend parent_instance;
+
+  guint64 ringbuf_bytes;
+  State state;
+  FmdOptions *options;
+  FmdBpfEngine *engine;
+  FmdBpfDecoder *decoder;
+  guint32 generation;
+
+  gint64 realtime_offset_ns;
+  guint64 drops_base;       /* the engine's counter when this capture started */
+  guint64 drops_reported;
+  guint batch;
+
+  guint poll_id;
+  guint tick_id;
+  guint drain_id;
+};
+
+G_DEFINE_FINAL_TYPE (FmdBpfBackend, fmd_bpf_backend, FMD_TYPE_BACKEND)
+
+/* Unique across backends: records an engine wrote for an earlier capture are told apart. */
+static guint32 last_generation;
+
+/* --- availability ----------------------------------------------------------------------- */
+
+static gboolean
+have_capabilities (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+  guint64 caps;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL)
+      || (line = strstr (status, "\nCapEff:")) == NULL)
+    return FALSE;
+  caps = g_ascii_strtoull (line + strlen ("\nCapEff:"), NULL, 16);
+  /* CAP_SYS_ADMIN (21), or CAP_BPF (39) with CAP_PERFMON (38) since 5.8 */
+  return (caps & (G_GUINT64_CONSTANT (1) << 21)) != 0
+         || (caps & (G_GUINT64_CONSTANT (3) << 38)) == (G_GUINT64_CONSTANT (3) << 38);
+}
+
+static gboolean
+have_syscall_events (void)
+{
+  return g_file_test ("/sys/kernel/tracing/events/syscalls/sys_enter_openat", G_FILE_TEST_EXISTS)
+         || g_file_test ("/sys/kernel/debug/tracing/events/syscalls/sys_enter_openat",
+                         G_FILE_TEST_EXISTS);
+}
+
+/* The program needs bpf_loop (5.17) and bpf_rdonly_cast (6.2). */
+static gboolean
+kernel_is_recent (char **release)
+{
+  struct utsname u;
+  guint major = 0, minor = 0;
+
+  if (uname (&u) != 0 || sscanf (u.release, "%u.%u", &major, &minor) != 2)
+    return TRUE;   /* let loading tell */
+  *release = g_strdup (u.release);
+  return major > 6 || (major == 6 && minor >= 2);
+}
+
+char *
+fmd_backend_bpf_unavailable_reason (const FmdConfig *config)
+{
+  g_autofree char *release = NULL;
+
+  if (!kernel_is_recent (&release))
+    return g_strdup_printf ("bpf: the kernel is too old (%s; the program needs 6.2 or later)",
+                            release);
+  if (!g_file_test ("/sys/kernel/btf/vmlinux", G_FILE_TEST_EXISTS))
+    return g_strdup ("bpf: the kernel has no BTF (/sys/kernel/btf/vmlinux is missing; "
+                     "it needs CONFIG_DEBUG_INFO_BTF=y)");
+  if (!have_capabilities ())
+    return g_strdup ("bpf: filemond lacks CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN); "
+                     "run it as root");
+  if (!have_syscall_events ())
+    {
+      int mount_errno = 0;
+
+      /* tracefs is where libbpf finds the tracepoints' ids; a system without systemd may
+       * not have mounted it */
+      if (!g_file_test ("/sys/kernel/tracing/events", G_FILE_TEST_IS_DIR)
+          && mount ("nodev", "/sys/kernel/tracing", "tracefs",
+                    MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
+        mount_errno = errno;
+      if (!have_syscall_events ())
+        {
+          if (mount_errno != 0)
+            return g_strdup_printf ("bpf: tracefs is not mounted and mounting it failed (%s); "
+                                    "mount -t tracefs nodev /sys/kernel/tracing",
+                                    g_strerror (mount_errno));
+          return g_strdup ("bpf: the kernel has no syscall tracepoints "
+                           "(events/syscalls in tracefs; it needs CONFIG_FTRACE_SYSCALLS=y)");
+        }
+      g_info ("bpf: mounted tracefs on /sys/kernel/tracing");
+    }
+  return NULL;
+}
+
+/* --- reading ---------------------------------------------------------------------------- */
+
+static void
+update_clock (FmdBpfBackend *self)
+{
+  struct timespec mono, real;
+
+  /* bpf_ktime_get_ns() is CLOCK_MONOTONIC; the events want CLOCK_REALTIME. Sampled again
+   * at every tick, so a clock step shows within TICK_MS. */
+  clock_gettime (CLOCK_MONOTONIC, &mono);
+  clock_gettime (CLOCK_REALTIME, &real);
+  self->realtime_offset_ns = ((gint64) real.tv_sec - mono.tv_sec) * G_GINT64_CONSTANT (1000000000)
+                             + ((gint64) real.tv_nsec - mono.tv_nsec);
+}
+
+static void
+report_drops (FmdBpfBackend *self)
+{
+  guint64 total = fmd_bpf_engine_read_drops (self->engine) - self->drops_base;
+
+  if (total > self->drops_reported)
+    {
+      guint64 delta = total - self->drops_reported;
+
+      self->drops_reported = total;
+      fmd_backend_emit_dropped (FMD_BACKEND (self), delta);
+    }
+}
+
+static gboolean
+on_record (const void *data,
+           gsize       len,
+           gpointer    user_data)
+{
+  FmdBpfBackend *self = user_data;
+  g_autoptr(GError) error = NULL;
+  FmEvent event;
+
+  /* an in-flight syscall of an earlier capture on the same engine */
+  if (fmd_bpf_record_generation (data, len) != self->generation)
+    return TRUE;
+
+  if (!fmd_bpf_decoder_decode (self->decoder, data, len, self->realtime_offset_ns, &event, &error))
+    {
+      g_warning ("bpf: %s; counted as dropped", error->message);
+      fmd_backend_emit_dropped (FMD_BACKEND (self), 1);
+      return TRUE;
+    }
+  fmd_backend_emit_event (FMD_BACKEND (self), &event);
+  return ++self->batch < READ_BUDGET;
+}
+
+static void stop_sources (FmdBpfBackend *self);
+
+static gboolean
+read_ring (FmdBpfBackend *self)
+{
+  self->batch = 0;
+  if (fmd_bpf_engine_consume (self->engine) < 0)
+    {
+      g_autoptr(GError) error = g_error_new (FM_ERROR, FM_ERROR_BACKEND_FAILED,
+                                             "bpf: reading the ring buffer failed: %s",
+                                             g_strerror (errno));
+      FmdBpfEngine *engine = g_steal_pointer (&self->engine);
+
+      stop_sources (self);
+      fmd_bpf_engine_set_enabled (engine, FALSE);
+      fmd_bpf_engine_free_async (engine);
+      self->state = STATE_FAILED;
+      fmd_backend_emit_failed (FMD_BACKEND (self), error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+poll_ready (int          fd,
+            GIOCondition condition,
+            gpointer     user_data)
+{
+  FmdBpfBackend *self = user_data;
+
+  if (!read_ring (self))
+    {
+      self->poll_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+tick (gpointer user_data)
+{
+  FmdBpfBackend *self = user_data;
+
+  update_clock (self);
+  if (!read_ring (self))
+    {
+      self->tick_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  report_drops (self);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+stop_sources (FmdBpfBackend *self)
+{
+  g_clear_handle_id (&self->poll_id, g_source_remove);
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  g_clear_handle_id (&self->drain_id, g_source_remove);
+}
+
+/* --- start ------------------------------------------------------------------------------ */
+
+static gboolean
+go_live (FmdBpfBackend  *self,
+         GError        **error)
+{
+  if (!fmd_bpf_engine_configure (self->engine, self->options, self->generation, error))
+    return FALSE;
+
+  self->drops_base = fmd_bpf_engine_read_drops (self->engine);
+  self->drops_reported = 0;
+  fmd_bpf_engine_set_consumer (self->engine, on_record, self);
+  self->poll_id = g_unix_fd_add (fmd_bpf_engine_get_poll_fd (self->engine), G_IO_IN,
+                                 poll_ready, self);
+  self->tick_id = g_timeout_add (TICK_MS, tick, self);
+  update_clock (self);
+
+  fmd_bpf_engine_set_enabled (self->engine, TRUE);
+  self->state = STATE_RUNNING;
+  g_debug ("bpf: capture %u live, %u links", self->generation,
+           fmd_bpf_engine_get_n_links (self->engine));
+  fmd_backend_emit_running (FMD_BACKEND (self));
+  return TRUE;
+}
+
+/* The engine goes back to the cache, disabled and emptied. */
+static void
+release_engine (FmdBpfBackend *self)
+{
+  FmdBpfEngine *engine = g_steal_pointer (&self->engine);
+
+  if (engine == NULL)
+    return;
+  fmd_bpf_engine_set_enabled (engine, FALSE);
+  fmd_bpf_engine_set_consumer (engine, NULL, NULL);
+  fmd_bpf_engine_clear (engine);
+  fmd_bpf_engine_put_cached (engine, FMD_BACKEND_BPF_LINGER_SEC);
+}
+
+typedef struct {
+  FmdBpfEngine *engine;
+  GPtrArray *syscalls;
+  guint64 ringbuf_bytes;
+} Prepare;
+
+static void
+prepare_free (gpointer data)
+{
+  Prepare *p = data;
+
+  fmd_bpf_engine_free_async (p->engine);
+  g_ptr_array_unref (p->syscalls);
+  g_free (p);
+}
+
+static void
+prepare_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  Prepare *p = task_data;
+  GError *error = NULL;
+
+  if (p->engine == NULL && (p->engine = fmd_bpf_engine_load (p->ringbuf_bytes, &error)) == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (!fmd_bpf_engine_attach (p->engine, p->syscalls, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+prepared (GObject      *source_object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  FmdBpfBackend *self = FMD_BPF_BACKEND (source_object);
+  Prepare *p = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  gboolean ok = g_task_propagate_boolean (G_TASK (result), &error);
+
+  if (ok)
+    self->engine = g_steal_pointer (&p->engine);
+
+  if (self->state == STATE_STOPPING)
+    {
+      release_engine (self);
+      self->state = STATE_IDLE;
+      fmd_backend_emit_stopped (FMD_BACKEND (self));
+      return;
+    }
+
+  if (ok && go_live (self, &error))
+    return;
+
+  if (self->engine != NULL)
+    release_engine (self);
+  self->state = STATE_FAILED;
+  fmd_backend_emit_failed (FMD_BACKEND (self), error);
+}
+
+static gboolean
+fmd_bpf_backend_start (FmdBackend        *backend,
+                       const FmdOptions  *options,
+                       GError           **error)
+{
+  FmdBpfBackend *self = FMD_BPF_BACKEND (backend);
+  g_autoptr(GTask) task = NULL;
+  Prepare *p;
+
+  if (self->state == STATE_PREPARING || self->state == STATE_RUNNING
+      || self->state == STATE_STOPPING)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_ALREADY_RUNNING, "bpf: the capture is already running");
+      return FALSE;
+    }
+
+  g_clear_pointer (&self->options, fmd_options_free);
+  self->options = fmd_options_copy (options);
+  self->generation = ++last_generation;
+
+  self->engine = fmd_bpf_engine_take_cached (self->ringbuf_bytes);
+  if (self->engine != NULL && fmd_bpf_engine_has_syscalls (self->engine, options->syscalls))
+    {
+      /* the usual restart: nothing to load or attach, live now */
+      if (!go_live (self, error))
+        {
+          release_engine (self);
+          return FALSE;
+        }
+      return TRUE;
+    }
+
+  p = g_new0 (Prepare, 1);
+  p->engine = g_steal_pointer (&self->engine);
+  p->syscalls = g_ptr_array_ref (self->options->syscalls);
+  p->ringbuf_bytes = self->ringbuf_bytes;
+
+  self->state = STATE_PREPARING;
+  task = g_task_new (self, NULL, prepared, NULL);
+  g_task_set_source_tag (task, fmd_bpf_backend_start);
+  g_task_set_task_data (task, p, prepare_free);
+  g_task_run_in_thread (task, prepare_thread);
+  return TRUE;
+}
+
+/* --- stop ------------------------------------------------------------------------------- */
+
+static gboolean
+drain (gpointer user_data)
+{
+  FmdBpfBackend *self = user_data;
+
+  if (!read_ring (self))
+    {
+      self->drain_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  if (self->batch >= READ_BUDGET)
+    return G_SOURCE_CONTINUE;
+
+  self->drain_id = 0;
+  report_drops (self);
+  release_engine (self);
+  self->state = STATE_IDLE;
+  fmd_backend_emit_stopped (FMD_BACKEND (self));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+fmd_bpf_backend_stop (FmdBackend *backend)
+{
+  FmdBpfBackend *self = FMD_BPF_BACKEND (backend);
+
+  switch (self->state)
+    {
+    case STATE_PREPARING:
+      /* prepared() finishes the stop */
+      self->state = STATE_STOPPING;
+      break;
+    case STATE_RUNNING:
+      /* From here the programs return at once; what is already in the ring buffer is
+       * read before stopped is reported. */
+      fmd_bpf_engine_set_enabled (self->engine, FALSE);
+      self->state = STATE_STOPPING;
+      g_clear_handle_id (&self->poll_id, g_source_remove);
+      g_clear_handle_id (&self->tick_id, g_source_remove);
+      self->drain_id = g_idle_add (drain, self);
+      break;
+    case STATE_STOPPING:
+      break;
+    case STATE_IDLE:
+    case STATE_FAILED:
+    default:
+      fmd_backend_emit_stopped (backend);
+      break;
+    }
+}
+
+/* --- object ----------------------------------------------------------------------------- */
+
+static void
+fmd_bpf_backend_dispose (GObject *object)
+{
+  FmdBpfBackend *self = FMD_BPF_BACKEND (object);
+
+  stop_sources (self);
+  release_engine (self);
+
+  G_OBJECT_CLASS (fmd_bpf_backend_parent_class)->dispose (object);
+}
+
+static void
+fmd_bpf_backend_finalize (GObject *object)
+{
+  FmdBpfBackend *self = FMD_BPF_BACKEND (object);
+
+  g_clear_pointer (&self->options, fmd_options_free);
+  g_clear_pointer (&self->decoder, fmd_bpf_decoder_free);
+
+  G_OBJECT_CLASS (fmd_bpf_backend_parent_class)->finalize (object);
+}
+
+static void
+fmd_bpf_backend_class_init (FmdBpfBackendClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  FmdBackendClass *backend_class = FMD_BACKEND_CLASS (klass);
+
+  object_class->dispose = fmd_bpf_backend_dispose;
+  object_class->finalize = fmd_bpf_backend_finalize;
+  backend_class->start = fmd_bpf_backend_start;
+  backend_class->stop = fmd_bpf_backend_stop;
+}
+
+static void
+fmd_bpf_backend_init (FmdBpfBackend *self)
+{
+  self->decoder = fmd_bpf_decoder_new ();
+}
+
+FmdBackend *
+fmd_backend_bpf_new (const FmdConfig *config)
+{
+  FmdBpfBackend *self = g_object_new (FMD_TYPE_BPF_BACKEND, NULL);
+  guint64 bytes = (guint64) MAX (config != NULL ? config->bpf_ringbuf_mb : 64, 1) * 1024 * 1024;
+
+  /* the kernel wants a power of two pages */
+  self->ringbuf_bytes = (guint64) 1 << g_bit_storage (bytes - 1);
+  return FMD_BACKEND (self);
+}
+
+void
+fmd_backend_bpf_shutdown (void)
+{
+  fmd_bpf_engine_shutdown ();
+}

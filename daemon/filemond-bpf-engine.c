@@ -1,0 +1,724 @@
+/* filemond-bpf-engine.c: loading, attaching, configuring and tearing down the BPF object;
+ * see filemond-bpf-engine.h for why an engine outlives a capture. */
+#include "config.h"
+
+#include "filemond-bpf-engine.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "fm-error.h"
+#include "bpf/filemond-bpf.h"
+#include "bpf/filemond.skel.h"
+
+/* Destroying links in parallel overlaps the kernel's grace periods: measured here, 4
+ * threads bring 64 links from 72 to 30 ms each; more threads gain nothing. */
+#define TEARDOWN_THREADS 4
+
+typedef struct {
+  struct bpf_link *enter;
+  struct bpf_link *exit;
+} SyscallLinks;
+
+struct _FmdBpfEngine {
+  struct filemond_bpf *skel;
+  struct ring_buffer *ring;
+  guint64 ringbuf_bytes;
+  int n_cpus;
+
+  SyscallLinks links[FMD_BPF_MAX_NR];
+  guint8 missing[FMD_BPF_MAX_NR];   /* the kernel has no tracepoint for it */
+  struct bpf_link *fork_link;
+  struct bpf_link *task_exit_link;
+
+  FmdBpfRecordFunc consumer;
+  gpointer consumer_data;
+  int consumed;
+};
+
+/* --- libbpf's messages ------------------------------------------------------------------ */
+
+static int
+libbpf_print (enum libbpf_print_level  level,
+              const char              *format,
+              va_list                  args)
+{
+  g_autofree char *text = NULL;
+  gsize len;
+
+  /* verifier logs are long and only interesting when debugging */
+  if (level == LIBBPF_DEBUG)
+    return 0;
+  text = g_strdup_vprintf (format, args);
+  len = strlen (text);
+  if (len > 0 && text[len - 1] == '\n')
+    text[len - 1] = '\0';
+  /* not g_warning: what went wrong reaches the caller as an error with its own words */
+  if (level == LIBBPF_WARN)
+    g_message ("libbpf: %s", text);
+  else
+    g_info ("libbpf: %s", text);
+  return 0;
+}
+
+static pid_t registered_pid;
+
+/* The process may exit with a stopped capture's engine cached: detaching it ourselves, in
+ * parallel, is twice as fast as leaving the links to the kernel's fd cleanup. */
+static void
+shutdown_at_exit (void)
+{
+  if (getpid () == registered_pid)   /* not in a forked child that calls exit() */
+    fmd_bpf_engine_shutdown ();
+}
+
+static void
+ensure_initialized (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      libbpf_set_print (libbpf_print);
+      registered_pid = getpid ();
+      atexit (shutdown_at_exit);
+      g_once_init_leave (&done, 1);
+    }
+}
+
+/* --- load ------------------------------------------------------------------------------- */
+
+static int
+ring_sample (void   *ctx,
+             void   *data,
+             size_t  len)
+{
+  FmdBpfEngine *self = ctx;
+
+  self->consumed++;
+  if (self->consumer != NULL && !self->consumer (data, len, self->consumer_data))
+    return -ECANCELED;   /* the record is consumed; libbpf stops after it */
+  return 0;
+}
+
+FmdBpfEngine *
+fmd_bpf_engine_load (guint64   ringbuf_bytes,
+                     GError  **error)
+{
+  g_autofree FmdBpfEngine *self = g_new0 (FmdBpfEngine, 1);
+  int err;
+
+  g_return_val_if_fail (ringbuf_bytes >= 4096 && (ringbuf_bytes & (ringbuf_bytes - 1)) == 0, NULL);
+
+  ensure_initialized ();
+
+  self->n_cpus = libbpf_num_possible_cpus ();
+  if (self->n_cpus <= 0)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
+                   "bpf: cannot count the CPUs: %s", g_strerror (-self->n_cpus));
+      return NULL;
+    }
+
+  self->skel = filemond_bpf__open ();
+  if (self->skel == NULL)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
+                   "bpf: cannot open the embedded BPF object: %s", g_strerror (errno));
+      return NULL;
+    }
+
+  /* wake the reader at an eighth of the buffer: often enough to keep room, rarely enough
+   * that a wake-up (10-20 µs here) is paid once per thousands of events */
+  self->skel->rodata->wakeup_bytes = MIN (ringbuf_bytes / 8, 2 * 1024 * 1024);
+  self->ringbuf_bytes = ringbuf_bytes;
+  if ((err = bpf_map__set_max_entries (self->skel->maps.events, ringbuf_bytes)) != 0
+      || (err = bpf_map__set_max_entries (self->skel->maps.scratch, self->n_cpus)) != 0)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
+                   "bpf: cannot size the maps: %s", g_strerror (-err));
+      filemond_bpf__destroy (self->skel);
+      return NULL;
+    }
+
+  /* libbpf raises RLIMIT_MEMLOCK itself only where the kernel still charges it (not on
+   * 5.11+, which accounts BPF memory to the cgroup) and ignores a refusal */
+  err = filemond_bpf__load (self->skel);
+  if (err != 0)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
+                   "bpf: the kernel refused the BPF programs: %s%s", g_strerror (-err),
+                   err == -EPERM ? " (needs CAP_BPF and CAP_PERFMON, or root)" : "");
+      filemond_bpf__destroy (self->skel);
+      return NULL;
+    }
+
+  self->ring = ring_buffer__new (bpf_map__fd (self->skel->maps.events), ring_sample, self, NULL);
+  if (self->ring == NULL)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
+                   "bpf: cannot map the ring buffer: %s", g_strerror (errno));
+      filemond_bpf__destroy (self->skel);
+      return NULL;
+    }
+
+  return g_steal_pointer (&self);
+}
+
+/* --- attach ----------------------------------------------------------------------------- */
+
+static struct bpf_link *
+attach_one (struct bpf_program  *prog,
+            const char          *prefix,
+            const FmSyscall     *sc,
+            int                 *err_out)
+{
+  g_autofree char *name = g_strconcat (prefix, sc->tracepoint, NULL);
+  struct bpf_link *link = bpf_program__attach_tracepoint (prog, "syscalls", name);
+
+  *err_out = link == NULL ? -errno : 0;
+  return link;
+}
+
+gboolean
+fmd_bpf_engine_attach (FmdBpfEngine  *self,
+                       GPtrArray     *syscalls,
+                       GError       **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->fork_link == NULL)
+    {
+      self->fork_link = bpf_program__attach (self->skel->progs.fmd_fork);
+      if (self->fork_link == NULL)
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
+                       "bpf: cannot attach to sched_process_fork: %s", g_strerror (errno));
+          return FALSE;
+        }
+    }
+  if (self->task_exit_link == NULL)
+    {
+      self->task_exit_link = bpf_program__attach (self->skel->progs.fmd_task_exit);
+      if (self->task_exit_link == NULL)
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
+                       "bpf: cannot attach to sched_process_exit: %s", g_strerror (errno));
+          return FALSE;
+        }
+    }
+
+  for (guint i = 0; i < syscalls->len; i++)
+    {
+      const FmSyscall *sc = g_ptr_array_index (syscalls, i);
+      SyscallLinks *links;
+      int err = 0;
+
+      if (sc->nr >= FMD_BPF_MAX_NR || self->missing[sc->nr])
+        continue;
+      links = &self->links[sc->nr];
+      if (links->enter == NULL)
+        links->enter = attach_one (self->skel->progs.fmd_enter, "sys_enter_", sc, &err);
+      if (err == 0 && links->exit == NULL)
+        links->exit = attach_one (self->skel->progs.fmd_exit, "sys_exit_", sc, &err);
+      if (err == -ENOENT)
+        {
+          /* this kernel does not have the syscall (or was built without it): nothing can
+           * make it happen, so tracing the others is complete */
+          g_info ("bpf: no tracepoint syscalls:sys_enter_%s here; %s is not traced",
+                  sc->tracepoint, sc->name);
+          self->missing[sc->nr] = 1;
+          g_clear_pointer (&links->enter, bpf_link__destroy);
+          continue;
+        }
+      if (err != 0)
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
+                       "bpf: cannot attach to syscalls:sys_%s_%s: %s",
+                       links->enter == NULL ? "enter" : "exit", sc->tracepoint, g_strerror (-err));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+fmd_bpf_engine_has_syscalls (FmdBpfEngine *self,
+                             GPtrArray    *syscalls)
+{
+  for (guint i = 0; i < syscalls->len; i++)
+    {
+      const FmSyscall *sc = g_ptr_array_index (syscalls, i);
+
+      if (sc->nr < FMD_BPF_MAX_NR && !self->missing[sc->nr]
+          && (self->links[sc->nr].enter == NULL || self->links[sc->nr].exit == NULL))
+        return FALSE;
+    }
+  return self->fork_link != NULL && self->task_exit_link != NULL;
+}
+
+guint
+fmd_bpf_engine_get_n_links (FmdBpfEngine *self)
+{
+  guint n = 0;
+
+  for (guint nr = 0; nr < FMD_BPF_MAX_NR; nr++)
+    n += (self->links[nr].enter != NULL) + (self->links[nr].exit != NULL);
+  return n + (self->fork_link != NULL) + (self->task_exit_link != NULL);
+}
+
+guint64
+fmd_bpf_engine_get_ringbuf_bytes (FmdBpfEngine *self)
+{
+  return self->ringbuf_bytes;
+}
+
+/* --- configure -------------------------------------------------------------------------- */
+
+/* The table's argument kinds, as the program wants them: which argument index holds the
+ * path, its dirfd, path2, the xattr name, argv, the open_how. */
+static void
+describe_syscall (const FmSyscall        *sc,
+                  struct fmd_bpf_syscall *out)
+{
+  guint8 dirfd = FMD_BPF_NO_ARG;
+
+  memset (out, 0, sizeof *out);
+  out->path_arg = out->path_dirfd = FMD_BPF_NO_ARG;
+  out->path2_arg = out->path2_dirfd = FMD_BPF_NO_ARG;
+  out->str_arg = out->argv_arg = out->how_arg = FMD_BPF_NO_ARG;
+
+  for (guint8 i = 0; i < sc->n_args && i < FM_SYSCALL_MAX_ARGS; i++)
+    {
+      switch (sc->args[i])
+        {
+        case FM_ARG_PATH:
+          out->path_src = FMD_BPF_SRC_STRING;
+          out->path_arg = i;
+          out->path_dirfd = dirfd;
+          dirfd = FMD_BPF_NO_ARG;
+          break;
+        case FM_ARG_PATH2:
+          out->path2_src = FMD_BPF_SRC_STRING;
+          out->path2_arg = i;
+          out->path2_dirfd = dirfd;
+          dirfd = FMD_BPF_NO_ARG;
+          break;
+        case FM_ARG_SYMLINK_TARGET:
+          out->path2_src = FMD_BPF_SRC_VERBATIM;
+          out->path2_arg = i;
+          break;
+        case FM_ARG_FD:
+          if (out->path_src == FMD_BPF_SRC_NONE)
+            {
+              out->path_src = FMD_BPF_SRC_FD;
+              out->path_arg = i;
+            }
+          break;
+        case FM_ARG_DIRFD:
+          dirfd = i;
+          break;
+        case FM_ARG_XATTR_NAME:
+          out->str_arg = i;
+          break;
+        case FM_ARG_ARGV:
+          out->argv_arg = i;
+          break;
+        case FM_ARG_OPEN_HOW:
+          out->how_arg = i;
+          break;
+        default:
+          break;
+        }
+    }
+
+  /* a dirfd no path follows names the file itself (e.g. a syscall on a directory fd) */
+  if (out->path_src == FMD_BPF_SRC_NONE && dirfd != FMD_BPF_NO_ARG)
+    {
+      out->path_src = FMD_BPF_SRC_FD;
+      out->path_arg = dirfd;
+    }
+}
+
+static void
+clear_map (struct bpf_map *map)
+{
+  int fd = bpf_map__fd (map);
+  guint8 key[64];
+
+  g_assert (bpf_map__key_size (map) <= sizeof key);
+  /* always the first key again: deleting invalidates the iteration */
+  while (bpf_map_get_next_key (fd, NULL, key) == 0)
+    if (bpf_map_delete_elem (fd, key) != 0)
+      break;
+}
+
+static gboolean
+fill_u32_map (struct bpf_map  *map,
+              GArray          *values,
+              guint            max,
+              const char      *what,
+              GError         **error)
+{
+  guint8 one = 1;
+
+  if (values->len > max)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+                   "%u %s given; the kernel filter holds at most %u", values->len, what, max);
+      return FALSE;
+    }
+  for (guint i = 0; i < values->len; i++)
+    {
+      guint32 key = g_array_index (values, guint32, i);
+      int err = bpf_map__update_elem (map, &key, sizeof key, &one, sizeof one, BPF_ANY);
+
+      if (err != 0)
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
+                       "bpf: cannot fill the %s filter: %s", what, g_strerror (-err));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+fmd_bpf_engine_configure (FmdBpfEngine      *self,
+                          const FmdOptions  *options,
+                          guint32            generation,
+                          GError           **error)
+{
+  struct fmd_bpf_settings *settings = &self->skel->bss->settings;
+  struct fmd_bpf_syscall *table = self->skel->bss->fmd_syscalls;
+  guint n_comms = g_strv_length (options->comms);
+  guint n_all = 0;
+  const FmSyscall *all = fm_syscalls_all (&n_all);
+  guint8 one = 1;
+
+  g_return_val_if_fail (!__atomic_load_n (&settings->enabled, __ATOMIC_SEQ_CST), FALSE);
+
+  clear_map (self->skel->maps.pids);
+  clear_map (self->skel->maps.uids);
+  clear_map (self->skel->maps.comms);
+
+  memset (table, 0, sizeof (struct fmd_bpf_syscall) * FMD_BPF_MAX_NR);
+  for (guint i = 0; i < n_all; i++)
+    if (all[i].nr < FMD_BPF_MAX_NR)
+      describe_syscall (&all[i], &table[all[i].nr]);
+  for (guint i = 0; i < options->syscalls->len; i++)
+    {
+      const FmSyscall *sc = g_ptr_array_index (options->syscalls, i);
+
+      if (sc->nr < FMD_BPF_MAX_NR)
+        table[sc->nr].traced = 1;
+    }
+
+  if (!fill_u32_map (self->skel->maps.pids, options->pids, FMD_BPF_MAX_PIDS / 2, "pids", error)
+      || !fill_u32_map (self->skel->maps.uids, options->uids, FMD_BPF_MAX_UIDS, "uids", error))
+    return FALSE;
+  if (n_comms > FMD_BPF_MAX_COMMS)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+                   "%u comms given; the kernel filter holds at most %u", n_comms,
+                   FMD_BPF_MAX_COMMS);
+      return FALSE;
+    }
+  for (guint i = 0; i < n_comms; i++)
+    {
+      char key[16] = { 0 };
+      int err;
+
+      /* options refuse comms longer than 15 bytes: they could never match */
+      strncpy (key, options->comms[i], sizeof key - 1);
+      err = bpf_map__update_elem (self->skel->maps.comms, key, sizeof key, &one, sizeof one,
+                                  BPF_ANY);
+      if (err != 0)
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
+                       "bpf: cannot fill the comm filter: %s", g_strerror (-err));
+          return FALSE;
+        }
+    }
+
+  settings->self_tgid = getpid ();
+  settings->filter_pids = options->pids->len > 0;
+  settings->follow_children = options->follow_children;
+  settings->filter_uids = options->uids->len > 0;
+  settings->filter_comms = n_comms > 0;
+  settings->failed_only = options->failed_only;
+  __atomic_store_n (&settings->generation, generation, __ATOMIC_SEQ_CST);
+  return TRUE;
+}
+
+void
+fmd_bpf_engine_set_enabled (FmdBpfEngine *self,
+                            gboolean      enabled)
+{
+  __atomic_store_n (&self->skel->bss->settings.enabled, enabled ? 1 : 0, __ATOMIC_SEQ_CST);
+}
+
+void
+fmd_bpf_engine_clear (FmdBpfEngine *self)
+{
+  /* the slots are kept per thread for speed while capturing; a stopped engine should not
+   * hold 4 KiB for every thread that made a syscall */
+  clear_map (self->skel->maps.slots);
+  clear_map (self->skel->maps.pids);
+  clear_map (self->skel->maps.uids);
+  clear_map (self->skel->maps.comms);
+}
+
+/* --- the ring buffer -------------------------------------------------------------------- */
+
+void
+fmd_bpf_engine_set_consumer (FmdBpfEngine     *self,
+                             FmdBpfRecordFunc  func,
+                             gpointer          user_data)
+{
+  self->consumer = func;
+  self->consumer_data = user_data;
+}
+
+int
+fmd_bpf_engine_get_poll_fd (FmdBpfEngine *self)
+{
+  return ring_buffer__epoll_fd (self->ring);
+}
+
+int
+fmd_bpf_engine_consume (FmdBpfEngine *self)
+{
+  int ret;
+
+  self->consumed = 0;
+  ret = ring_buffer__consume (self->ring);
+  if (ret < 0 && ret != -ECANCELED)
+    {
+      errno = -ret;
+      return -1;
+    }
+  return self->consumed;
+}
+
+guint64
+fmd_bpf_engine_read_drops (FmdBpfEngine *self)
+{
+  g_autofree guint64 *values = g_new0 (guint64, self->n_cpus);
+  guint64 total = 0;
+
+  for (guint32 reason = 0; reason < FMD_BPF_DROP_N; reason++)
+    {
+      if (bpf_map__lookup_elem (self->skel->maps.drops, &reason, sizeof reason, values,
+                                sizeof (guint64) * self->n_cpus, 0) != 0)
+        continue;
+      for (int cpu = 0; cpu < self->n_cpus; cpu++)
+        total += values[cpu];
+    }
+  return total;
+}
+
+/* --- ids -------------------------------------------------------------------------------- */
+
+static void
+add_prog_id (GArray *ids,
+             int     fd)
+{
+  struct bpf_prog_info info = { 0 };
+  __u32 len = sizeof info;
+
+  if (fd >= 0 && bpf_obj_get_info_by_fd (fd, &info, &len) == 0)
+    g_array_append_val (ids, info.id);
+}
+
+static void
+add_link_id (GArray          *ids,
+             struct bpf_link *link)
+{
+  struct bpf_link_info info = { 0 };
+  __u32 len = sizeof info;
+
+  if (link != NULL && bpf_obj_get_info_by_fd (bpf_link__fd (link), &info, &len) == 0)
+    g_array_append_val (ids, info.id);
+}
+
+void
+fmd_bpf_engine_get_ids (FmdBpfEngine *self,
+                        GArray       *prog_ids,
+                        GArray       *link_ids,
+                        GArray       *map_ids)
+{
+  struct bpf_program *prog;
+  struct bpf_map *map;
+
+  bpf_object__for_each_program (prog, self->skel->obj)
+    add_prog_id (prog_ids, bpf_program__fd (prog));
+  bpf_object__for_each_map (map, self->skel->obj)
+    {
+      struct bpf_map_info info = { 0 };
+      __u32 len = sizeof info;
+
+      if (bpf_obj_get_info_by_fd (bpf_map__fd (map), &info, &len) == 0)
+        g_array_append_val (map_ids, info.id);
+    }
+  for (guint nr = 0; nr < FMD_BPF_MAX_NR; nr++)
+    {
+      add_link_id (link_ids, self->links[nr].enter);
+      add_link_id (link_ids, self->links[nr].exit);
+    }
+  add_link_id (link_ids, self->fork_link);
+  add_link_id (link_ids, self->task_exit_link);
+}
+
+/* --- teardown --------------------------------------------------------------------------- */
+
+typedef struct {
+  GPtrArray *links;
+  gint next;
+} Teardown;
+
+static gpointer
+destroy_links_thread (gpointer data)
+{
+  Teardown *t = data;
+  guint i;
+
+  while ((i = (guint) g_atomic_int_add (&t->next, 1)) < t->links->len)
+    bpf_link__destroy (g_ptr_array_index (t->links, i));
+  return NULL;
+}
+
+void
+fmd_bpf_engine_free (FmdBpfEngine *self)
+{
+  g_autoptr(GPtrArray) links = g_ptr_array_new ();
+  GThread *threads[TEARDOWN_THREADS] = { NULL };
+  Teardown t;
+  guint n_threads;
+
+  if (self == NULL)
+    return;
+
+  g_clear_pointer (&self->ring, ring_buffer__free);
+
+  for (guint nr = 0; nr < FMD_BPF_MAX_NR; nr++)
+    {
+      if (self->links[nr].enter != NULL)
+        g_ptr_array_add (links, self->links[nr].enter);
+      if (self->links[nr].exit != NULL)
+        g_ptr_array_add (links, self->links[nr].exit);
+    }
+  if (self->fork_link != NULL)
+    g_ptr_array_add (links, self->fork_link);
+  if (self->task_exit_link != NULL)
+    g_ptr_array_add (links, self->task_exit_link);
+
+  t.links = links;
+  t.next = 0;
+  n_threads = MIN (TEARDOWN_THREADS, links->len);
+  for (guint i = 1; i < n_threads; i++)
+    threads[i] = g_thread_try_new ("filemond-bpf-detach", destroy_links_thread, &t, NULL);
+  destroy_links_thread (&t);
+  for (guint i = 1; i < n_threads; i++)
+    if (threads[i] != NULL)
+      g_thread_join (threads[i]);
+
+  filemond_bpf__destroy (self->skel);
+  g_free (self);
+}
+
+/* --- cache and background teardown ------------------------------------------------------ */
+
+static FmdBpfEngine *cached_engine;
+static guint cached_timeout_id;
+
+static GMutex teardown_lock;
+static GCond teardown_cond;
+static guint teardowns_running;
+
+static gpointer
+free_thread (gpointer data)
+{
+  fmd_bpf_engine_free (data);
+
+  g_mutex_lock (&teardown_lock);
+  teardowns_running--;
+  g_cond_broadcast (&teardown_cond);
+  g_mutex_unlock (&teardown_lock);
+  return NULL;
+}
+
+void
+fmd_bpf_engine_free_async (FmdBpfEngine *self)
+{
+  g_autoptr(GError) error = NULL;
+  GThread *thread;
+
+  if (self == NULL)
+    return;
+
+  g_mutex_lock (&teardown_lock);
+  teardowns_running++;
+  g_mutex_unlock (&teardown_lock);
+
+  thread = g_thread_try_new ("filemond-bpf-free", free_thread, self, &error);
+  if (thread == NULL)
+    {
+      g_warning ("bpf: no thread to detach in (%s); detaching on the main thread", error->message);
+      free_thread (self);
+      return;
+    }
+  g_thread_unref (thread);
+}
+
+static gboolean
+cached_expired (gpointer data)
+{
+  cached_timeout_id = 0;
+  if (cached_engine != NULL)
+    {
+      g_info ("bpf: no capture for a while; detaching the programs");
+      fmd_bpf_engine_free_async (g_steal_pointer (&cached_engine));
+    }
+  return G_SOURCE_REMOVE;
+}
+
+FmdBpfEngine *
+fmd_bpf_engine_take_cached (guint64 ringbuf_bytes)
+{
+  g_clear_handle_id (&cached_timeout_id, g_source_remove);
+  if (cached_engine != NULL && cached_engine->ringbuf_bytes != ringbuf_bytes)
+    fmd_bpf_engine_free_async (g_steal_pointer (&cached_engine));
+  return g_steal_pointer (&cached_engine);
+}
+
+void
+fmd_bpf_engine_put_cached (FmdBpfEngine *self,
+                           guint         linger_sec)
+{
+  g_return_if_fail (self != NULL);
+
+  self->consumer = NULL;
+  self->consumer_data = NULL;
+  g_clear_handle_id (&cached_timeout_id, g_source_remove);
+  if (cached_engine != NULL)
+    fmd_bpf_engine_free_async (g_steal_pointer (&cached_engine));
+  cached_engine = self;
+  cached_timeout_id = g_timeout_add_seconds (linger_sec, cached_expired, NULL);
+}
+
+void
+fmd_bpf_engine_shutdown (void)
+{
+  g_clear_handle_id (&cached_timeout_id, g_source_remove);
+  g_clear_pointer (&cached_engine, fmd_bpf_engine_free);
+
+  g_mutex_lock (&teardown_lock);
+  while (teardowns_running > 0)
+    g_cond_wait (&teardown_cond, &teardown_lock);
+  g_mutex_unlock (&teardown_lock);
+}

@@ -1,0 +1,74 @@
+/* filemond-bpf-engine.h: the loaded BPF object of the bpf backend: programs, maps, the
+ * tracepoint links and the ring buffer reader, plus what it costs to get rid of them.
+ *
+ * Attaching is cheap (~0.2 ms a tracepoint) but destroying a syscall tracepoint link takes
+ * the kernel 30-70 ms (an RCU grace period each), ~4.5 s for the whole table. So an engine
+ * outlives the capture that loaded it: a stopped capture gives it back to a cache, the
+ * programs stay attached behind a disabled flag, and the next capture takes it again and
+ * attaches only the tracepoints it lacks. A cached engine nobody takes is torn down after
+ * a while in a worker thread; fmd_bpf_engine_shutdown() tears everything down now.
+ *
+ * An engine has one owner at a time (the cache, a backend, a worker thread), so it needs no
+ * lock; only the cache and the shutdown bookkeeping are shared, on the main thread.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "fm-syscalls.h"
+#include "filemond-options.h"
+
+G_BEGIN_DECLS
+
+typedef struct _FmdBpfEngine FmdBpfEngine;
+
+/* Receives each ring buffer record; return FALSE to stop consuming for now. */
+typedef gboolean (*FmdBpfRecordFunc) (const void *data, gsize len, gpointer user_data);
+
+/* Loads the object (~60 ms of verifier): blocking, fine in a worker thread. */
+FmdBpfEngine *fmd_bpf_engine_load (guint64 ringbuf_bytes, GError **error);
+/* Attaches the enter and exit programs to the tracepoints of @syscalls that are not yet
+ * attached, and the process fork/exit hooks. Blocking; fine in a worker thread. */
+gboolean fmd_bpf_engine_attach (FmdBpfEngine *self, GPtrArray *syscalls, GError **error);
+/* Detaches every link and frees every map; blocking for as long as the kernel takes. */
+void fmd_bpf_engine_free (FmdBpfEngine *self);
+
+guint64 fmd_bpf_engine_get_ringbuf_bytes (FmdBpfEngine *self);
+/* TRUE when every tracepoint of @syscalls is attached already. */
+gboolean fmd_bpf_engine_has_syscalls (FmdBpfEngine *self, GPtrArray *syscalls);
+
+/* Writes the capture's filters and syscall set to the maps, the program still disabled.
+ * FM_ERROR_INVALID_ARGS when a filter does not fit in its map. */
+gboolean fmd_bpf_engine_configure (FmdBpfEngine      *self,
+                                   const FmdOptions  *options,
+                                   guint32            generation,
+                                   GError           **error);
+void fmd_bpf_engine_set_enabled (FmdBpfEngine *self, gboolean enabled);
+/* Empties the per-thread slots and the filter maps (after the capture is disabled). */
+void fmd_bpf_engine_clear (FmdBpfEngine *self);
+
+/* The ring buffer reader: @func gets each record. */
+void fmd_bpf_engine_set_consumer (FmdBpfEngine *self, FmdBpfRecordFunc func, gpointer user_data);
+/* The fd to poll (readable when a wake-up came). */
+int fmd_bpf_engine_get_poll_fd (FmdBpfEngine *self);
+/* Reads what is in the ring buffer; returns the records read, or -1 with errno set. */
+int fmd_bpf_engine_consume (FmdBpfEngine *self);
+/* Events lost in the kernel since the load, all reasons summed. */
+guint64 fmd_bpf_engine_read_drops (FmdBpfEngine *self);
+
+/* For tests and diagnostics: the kernel ids of the engine's programs, links and maps. */
+void fmd_bpf_engine_get_ids (FmdBpfEngine *self, GArray *prog_ids, GArray *link_ids, GArray *map_ids);
+guint fmd_bpf_engine_get_n_links (FmdBpfEngine *self);
+
+/* The cache, main thread only. take returns the cached engine when it was loaded with
+ * @ringbuf_bytes (a different size tears it down), else NULL. put keeps @self for the next
+ * capture (@self must be disabled and cleared) and schedules its teardown after
+ * @linger_sec seconds of disuse. */
+FmdBpfEngine *fmd_bpf_engine_take_cached (guint64 ringbuf_bytes);
+void fmd_bpf_engine_put_cached (FmdBpfEngine *self, guint linger_sec);
+/* Frees @self in a worker thread. */
+void fmd_bpf_engine_free_async (FmdBpfEngine *self);
+/* Tears down the cached engine and waits for every teardown in progress. */
+void fmd_bpf_engine_shutdown (void);
+
+G_END_DECLS

@@ -1,0 +1,274 @@
+/* filemond-bpf-record.c: a record from the BPF ring buffer -> FmEvent; see
+ * filemond-bpf-record.h. The record layout is in bpf/filemond-bpf.h. */
+#include "config.h"
+
+#include "filemond-bpf-record.h"
+
+#include <string.h>
+#include <linux/magic.h>
+
+#include "fm-error.h"
+#include "fm-syscalls.h"
+#include "bpf/filemond-bpf.h"
+
+#ifndef PID_FS_MAGIC
+#define PID_FS_MAGIC 0x50494446   /* pidfds since 6.9 */
+#endif
+
+struct _FmdBpfDecoder {
+  GString *path;
+  GString *path2;
+  GString *detail;
+  GString *argv;
+  GString *notes;
+  char comm[FM_COMM_MAX];
+};
+
+FmdBpfDecoder *
+fmd_bpf_decoder_new (void)
+{
+  FmdBpfDecoder *self = g_new0 (FmdBpfDecoder, 1);
+
+  self->path = g_string_sized_new (256);
+  self->path2 = g_string_sized_new (256);
+  self->detail = g_string_sized_new (256);
+  self->argv = g_string_sized_new (256);
+  self->notes = g_string_sized_new (64);
+  return self;
+}
+
+void
+fmd_bpf_decoder_free (FmdBpfDecoder *self)
+{
+  if (self == NULL)
+    return;
+  g_string_free (self->path, TRUE);
+  g_string_free (self->path2, TRUE);
+  g_string_free (self->detail, TRUE);
+  g_string_free (self->argv, TRUE);
+  g_string_free (self->notes, TRUE);
+  g_free (self);
+}
+
+guint32
+fmd_bpf_record_generation (const void *data,
+                           gsize       len)
+{
+  const struct fmd_bpf_record *rec = data;
+
+  return len >= sizeof *rec ? rec->generation : 0;
+}
+
+gsize
+fmd_bpf_path_tidy (char  *path,
+                   gsize  len)
+{
+  gsize in = 1, out = 1;
+
+  if (len == 0 || path[0] != '/')
+    return len;
+
+  while (in < len)
+    {
+      gsize start, n;
+
+      while (in < len && path[in] == '/')
+        in++;
+      start = in;
+      while (in < len && path[in] != '/')
+        in++;
+      n = in - start;
+      if (n == 0 || (n == 1 && path[start] == '.'))
+        continue;
+      if (out > 1)
+        path[out++] = '/';
+      memmove (path + out, path + start, n);
+      out += n;
+    }
+  path[out] = '\0';
+  return out;
+}
+
+/* What /proc/PID/fd shows for files of kernel-internal mounts; NULL for a real file
+ * system (a path outside the process's root). */
+static gboolean
+name_pseudo_file (GString    *out,
+                  guint32     magic,
+                  guint64     ino,
+                  const char *walked)
+{
+  switch (magic)
+    {
+    case PIPEFS_MAGIC:
+      g_string_printf (out, "pipe:[%" G_GUINT64_FORMAT "]", ino);
+      return TRUE;
+    case SOCKFS_MAGIC:
+      g_string_printf (out, "socket:[%" G_GUINT64_FORMAT "]", ino);
+      return TRUE;
+    case ANON_INODE_FS_MAGIC:
+      /* the dentry's name is the kind: "[eventfd]", "[eventpoll]" */
+      g_string_printf (out, "anon_inode:%s", walked[0] == '/' ? walked + 1 : walked);
+      return TRUE;
+    case PID_FS_MAGIC:
+      g_string_assign (out, "anon_inode:[pidfd]");
+      return TRUE;
+    case NSFS_MAGIC:
+      g_string_printf (out, "ns:[%" G_GUINT64_FORMAT "]", ino);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static void
+add_note (GString    *detail,
+          const char *note)
+{
+  if (detail->len > 0)
+    g_string_append (detail, ", ");
+  g_string_append (detail, note);
+}
+
+/* Path flags (already shifted down for path2) -> the path shown, and notes in the detail. */
+static void
+finish_path (GString     *out,
+             const char  *raw,
+             gsize        raw_len,
+             guint32      flags,
+             guint32      magic,
+             guint64      ino,
+             gboolean     verbatim,
+             const char  *which,
+             GString     *notes)
+{
+  g_string_truncate (out, 0);
+
+  if ((flags & FMD_BPF_F_PATH_UNREACHABLE) && name_pseudo_file (out, magic, ino, raw))
+    return;
+
+  g_string_append_len (out, raw, raw_len);
+  if (!verbatim)
+    g_string_set_size (out, fmd_bpf_path_tidy (out->str, out->len));
+
+  if (flags & FMD_BPF_F_PATH_DELETED)
+    g_string_append (out, " (deleted)");
+  if (flags & FMD_BPF_F_PATH_UNKNOWN)
+    {
+      g_autofree char *note = g_strdup_printf ("%s unknown", which);
+      add_note (notes, note);
+    }
+  if (flags & FMD_BPF_F_PATH_TRUNCATED)
+    {
+      g_autofree char *note = g_strdup_printf ("%s truncated", which);
+      add_note (notes, note);
+    }
+  if (flags & FMD_BPF_F_PATH_UNREACHABLE)
+    {
+      g_autofree char *note = g_strdup_printf ("%s outside the process's root", which);
+      add_note (notes, note);
+    }
+}
+
+static int
+arg_index (const FmSyscall *sc,
+           FmArgKind        kind)
+{
+  for (int i = 0; i < sc->n_args && i < FM_SYSCALL_MAX_ARGS; i++)
+    if (sc->args[i] == kind)
+      return i;
+  return -1;
+}
+
+gboolean
+fmd_bpf_decoder_decode (FmdBpfDecoder  *self,
+                        const void     *data,
+                        gsize           len,
+                        gint64          realtime_offset_ns,
+                        FmEvent        *event,
+                        GError        **error)
+{
+  const struct fmd_bpf_record *rec = data;
+  const char *strings;
+  const char *path, *path2, *str, *argv;
+  const FmSyscall *sc;
+  GString *notes = self->notes;
+  gsize need;
+
+  if (len < sizeof *rec)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_PARSE,
+                   "bpf record of %" G_GSIZE_FORMAT " bytes, shorter than its header", len);
+      return FALSE;
+    }
+  need = sizeof *rec + (gsize) rec->path_len + rec->path2_len + rec->str_len + rec->argv_len + 4;
+  if (need > len || rec->path_len >= FMD_BPF_PATH_MAX || rec->path2_len >= FMD_BPF_PATH_MAX
+      || rec->str_len >= FMD_BPF_STR_MAX || rec->argv_len >= FMD_BPF_ARGV_MAX)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_PARSE,
+                   "bpf record of %" G_GSIZE_FORMAT " bytes holds strings of %u+%u+%u+%u bytes",
+                   len, rec->path_len, rec->path2_len, rec->str_len, rec->argv_len);
+      return FALSE;
+    }
+  strings = (const char *) (rec + 1);
+  path = strings;
+  path2 = path + rec->path_len + 1;
+  str = path2 + rec->path2_len + 1;
+  argv = str + rec->str_len + 1;
+  if (path[rec->path_len] != '\0' || path2[rec->path2_len] != '\0'
+      || str[rec->str_len] != '\0' || argv[rec->argv_len] != '\0')
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_PARSE, "bpf record with unterminated strings");
+      return FALSE;
+    }
+
+  sc = fm_syscall_by_nr (rec->nr);
+  g_string_truncate (notes, 0);
+
+  memset (event, 0, sizeof *event);
+  event->time_ns = rec->ktime_ns + realtime_offset_ns;
+  event->duration_ns = rec->duration_ns;
+  event->pid = rec->pid;
+  event->ppid = rec->ppid;
+  event->tid = rec->tid;
+  event->uid = rec->uid;
+  event->result = rec->result;
+  event->syscall_nr = rec->nr;
+
+  memcpy (self->comm, rec->comm, sizeof rec->comm);
+  self->comm[FM_COMM_MAX - 1] = '\0';
+
+  finish_path (self->path, path, rec->path_len, rec->flags & 0xff, rec->magic, rec->ino,
+               FALSE, "path", notes);
+  finish_path (self->path2, path2, rec->path2_len, (rec->flags >> 8) & 0xff, 0, 0,
+               sc != NULL && arg_index (sc, FM_ARG_SYMLINK_TARGET) >= 0, "path2", notes);
+
+  g_string_truncate (self->detail, 0);
+  if (sc != NULL)
+    {
+      guint64 args[FM_SYSCALL_MAX_ARGS];
+      const char *arg_strings[FM_SYSCALL_MAX_ARGS] = { NULL };
+      int i;
+
+      memcpy (args, rec->args, sizeof args);
+      if ((i = arg_index (sc, FM_ARG_XATTR_NAME)) >= 0)
+        arg_strings[i] = str;
+      if ((i = arg_index (sc, FM_ARG_ARGV)) >= 0)
+        {
+          /* NUL-separated in the record; the detail wants them space-separated */
+          g_string_truncate (self->argv, 0);
+          for (const char *a = argv; a < argv + rec->argv_len; a += strlen (a) + 1)
+            {
+              if (self->argv->len > 0)
+                g_string_append_c (self->argv, ' ');
+              g_string_append (self->argv, a);
+            }
+          arg_strings[i] = self->argv->str;
+        }
+      fm_syscall_format_detail (sc, args, arg_strings, self->detail);
+    }
+  if (notes->len > 0)
+    add_note (self->detail, notes->str);
+
+  fm_event_set_strings (event, self->comm, self->path->str, self->path2->str, self->detail->str);
+  return TRUE;
+}

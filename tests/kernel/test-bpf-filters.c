@@ -1,0 +1,341 @@
+/* test-bpf-filters.c: the bpf backend's filters work in the kernel (the backend delivers
+ * nothing of a filtered-out process: there is no filtering after it here), the daemon
+ * never captures itself, children are followed, and under a storm of a million failing
+ * opens every syscall is either delivered or counted as dropped. Root, real kernel. */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "fm-syscalls.h"
+#include "filemond-backend-bpf.h"
+#include "kernel-capture.h"
+
+#define NOBODY 65534
+#define N_OPENS 200
+
+static const char *const only_openat[] = { "openat", NULL };
+
+typedef struct {
+  const char *comm;
+  guint32 uid;        /* 0: stay root */
+  int n_fail;
+  int n_ok;
+} OpenLoop;
+
+static void
+open_loop (gpointer data)
+{
+  const OpenLoop *l = data;
+  char missing[] = "/nonexistent-filemon-test/x";
+  char null_dev[] = "/dev/null";
+
+  if (l->comm != NULL)
+    prctl (PR_SET_NAME, l->comm, 0, 0, 0);
+  if (l->uid != 0 && (setgid (l->uid) != 0 || setuid (l->uid) != 0))
+    _exit (4);
+  for (int i = 0; i < l->n_fail; i++)
+    syscall (SYS_openat, AT_FDCWD, missing, O_RDONLY);
+  for (int i = 0; i < l->n_ok; i++)
+    {
+      long fd = syscall (SYS_openat, AT_FDCWD, null_dev, O_RDONLY);
+
+      if (fd >= 0)
+        close (fd);   /* close is not in the capture's syscalls */
+    }
+}
+
+static guint
+count_events (KcCapture *capture,
+              guint32    pid,
+              gboolean   failed_only)
+{
+  g_autoptr(GPtrArray) events = kc_events_of (capture, pid);
+  guint n = 0;
+
+  for (guint i = 0; i < events->len; i++)
+    {
+      KcEvent *e = g_ptr_array_index (events, i);
+
+      if (!failed_only || e->event.result < 0)
+        n++;
+    }
+  return n;
+}
+
+/* Runs two children under @options (their pids appended when @by_pid), returns their
+ * event counts. */
+static void
+run_pair (FmdOptions *options,
+          OpenLoop   *a,
+          OpenLoop   *b,
+          gboolean    filter_a_by_pid,
+          guint      *n_a,
+          guint      *n_b)
+{
+  g_autoptr(KcCapture) capture = kc_capture_new (0);
+  KcChild ca, cb;
+
+  kc_child_spawn (&ca, open_loop, a);
+  kc_child_spawn (&cb, open_loop, b);
+  if (filter_a_by_pid)
+    {
+      guint32 pid = ca.pid;
+
+      g_array_append_val (options->pids, pid);
+    }
+  kc_capture_start (capture, options);
+  kc_child_go (&ca);
+  kc_child_go (&cb);
+  kc_child_wait (&ca);
+  kc_child_wait (&cb);
+  kc_capture_stop (capture);
+  *n_a = count_events (capture, ca.pid, FALSE);
+  *n_b = count_events (capture, cb.pid, FALSE);
+}
+
+static void
+test_pids (void)
+{
+  g_autoptr(FmdOptions) options = kc_options (only_openat, NULL);
+  OpenLoop a = { NULL, 0, N_OPENS, 0 }, b = { NULL, 0, N_OPENS, 0 };
+  guint n_a, n_b;
+
+  run_pair (options, &a, &b, TRUE, &n_a, &n_b);
+  g_assert_cmpuint (n_a, ==, N_OPENS);
+  g_assert_cmpuint (n_b, ==, 0);
+}
+
+static void
+test_uids (void)
+{
+  g_autoptr(FmdOptions) options = kc_options (only_openat, NULL);
+  OpenLoop a = { NULL, NOBODY, N_OPENS, 0 }, b = { NULL, 0, N_OPENS, 0 };
+  guint32 uid = NOBODY;
+  guint n_a, n_b;
+
+  g_array_append_val (options->uids, uid);
+  run_pair (options, &a, &b, FALSE, &n_a, &n_b);
+  g_assert_cmpuint (n_a, ==, N_OPENS);
+  g_assert_cmpuint (n_b, ==, 0);
+}
+
+static void
+test_comms (void)
+{
+  g_autoptr(FmdOptions) options = kc_options (only_openat, NULL);
+  const char *comms[] = { "fmtest-wanted", NULL };
+  OpenLoop a = { "fmtest-wanted", 0, N_OPENS, 0 }, b = { "fmtest-other", 0, N_OPENS, 0 };
+  guint n_a, n_b;
+
+  g_strfreev (options->comms);
+  options->comms = g_strdupv ((GStrv) comms);
+  run_pair (options, &a, &b, FALSE, &n_a, &n_b);
+  g_assert_cmpuint (n_a, ==, N_OPENS);
+  g_assert_cmpuint (n_b, ==, 0);
+}
+
+static void
+test_failed_only (void)
+{
+  g_autoptr(KcCapture) capture = kc_capture_new (0);
+  g_autoptr(FmdOptions) options = kc_options (only_openat, NULL);
+  OpenLoop a = { NULL, 0, N_OPENS / 2, N_OPENS / 2 };
+  guint32 pid;
+  KcChild child;
+
+  kc_child_spawn (&child, open_loop, &a);
+  pid = child.pid;
+  g_array_append_val (options->pids, pid);
+  options->failed_only = TRUE;
+  kc_capture_start (capture, options);
+  kc_child_go (&child);
+  kc_child_wait (&child);
+  kc_capture_stop (capture);
+  g_assert_cmpuint (count_events (capture, pid, FALSE), ==, N_OPENS / 2);
+  g_assert_cmpuint (count_events (capture, pid, TRUE), ==, N_OPENS / 2);
+}
+
+static void
+test_never_captures_itself (void)
+{
+  g_autoptr(KcCapture) capture = kc_capture_new (0);
+  g_autoptr(FmdOptions) options = kc_options (only_openat, NULL);
+
+  /* no filter at all: everything on the machine but this process */
+  kc_capture_start (capture, options);
+  for (int i = 0; i < N_OPENS; i++)
+    g_assert_cmpint (open ("/nonexistent-filemon-test/self", O_RDONLY), ==, -1);
+  kc_capture_stop (capture);
+  g_assert_cmpuint (count_events (capture, getpid (), FALSE), ==, 0);
+}
+
+/* The parent, once released, forks a child that makes N_OPENS failing opens. */
+static void
+forking_parent (gpointer data)
+{
+  OpenLoop loop = { NULL, 0, N_OPENS, 0 };
+  pid_t pid = fork ();
+  int status;
+
+  if (pid < 0)
+    _exit (5);
+  if (pid == 0)
+    {
+      open_loop (&loop);
+      _exit (0);
+    }
+  if (waitpid (pid, &status, 0) != pid || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    _exit (6);
+}
+
+static guint
+run_follow (gboolean follow)
+{
+  g_autoptr(KcCapture) capture = kc_capture_new (0);
+  g_autoptr(FmdOptions) options = kc_options (only_openat, NULL);
+  KcChild parent;
+  guint32 pid;
+  guint n = 0;
+
+  kc_child_spawn (&parent, forking_parent, NULL);
+  pid = parent.pid;
+  g_array_append_val (options->pids, pid);
+  options->follow_children = follow;
+  kc_capture_start (capture, options);
+  kc_child_go (&parent);
+  kc_child_wait (&parent);
+  kc_capture_stop (capture);
+
+  /* the grandchild's events: ppid is the parent */
+  for (guint i = 0; i < capture->events->len; i++)
+    {
+      KcEvent *e = &g_array_index (capture->events, KcEvent, i);
+
+      if (e->event.ppid == pid)
+        n++;
+      else
+        g_assert_cmpuint (e->event.pid, ==, pid);
+    }
+  return n;
+}
+
+static void
+test_follow_children (void)
+{
+  g_assert_cmpuint (run_follow (TRUE), ==, N_OPENS);
+  g_assert_cmpuint (run_follow (FALSE), ==, 0);
+}
+
+/* --- the storm -------------------------------------------------------------------------- */
+
+#define STORM 1000000
+
+static void
+storm_child (gpointer data)
+{
+  char missing[] = "/nonexistent-filemon-storm/x";
+
+  for (int i = 0; i < STORM; i++)
+    syscall (SYS_openat, AT_FDCWD, missing, O_RDONLY);
+}
+
+static void
+stall_once (const FmEvent *event,
+            gpointer       data)
+{
+  gboolean *stalled = data;
+
+  /* the reader stops for a while: the 1 MiB ring buffer fills and the kernel drops */
+  if (!*stalled)
+    {
+      *stalled = TRUE;
+      g_usleep (300 * G_TIME_SPAN_MILLISECOND);
+    }
+}
+
+static void
+run_storm (guint     ringbuf_mb,
+           gboolean  stall)
+{
+  g_autoptr(KcCapture) capture = kc_capture_new (ringbuf_mb);
+  g_autoptr(FmdOptions) options = kc_options (only_openat, NULL);
+  gboolean stalled = FALSE;
+  gint64 start;
+  KcChild child;
+  guint32 pid;
+
+  kc_child_spawn (&child, storm_child, NULL);
+  pid = child.pid;
+  g_array_append_val (options->pids, pid);
+  capture->count_only = TRUE;
+  capture->count_pid = pid;
+  if (stall)
+    {
+      capture->on_event = stall_once;
+      capture->on_event_data = &stalled;
+    }
+  kc_capture_start (capture, options);
+  start = g_get_monotonic_time ();
+  kc_child_go (&child);
+  kc_child_wait (&child);
+  kc_capture_stop (capture);
+
+  g_test_message ("ring buffer %u MiB%s: %" G_GUINT64_FORMAT " delivered + %" G_GUINT64_FORMAT
+                  " dropped in %.2f s", ringbuf_mb, stall ? ", reader stalled" : "",
+                  capture->counted, capture->dropped,
+                  (g_get_monotonic_time () - start) / 1e6);
+  /* only this child passes the filter, so every event and every drop is one of its opens */
+  g_assert_cmpuint (capture->total, ==, capture->counted);
+  g_assert_cmpuint (capture->counted + capture->dropped, ==, STORM);
+  if (stall)
+    g_assert_cmpuint (capture->dropped, >, 0);
+}
+
+static void
+test_storm (void)
+{
+  run_storm (64, FALSE);
+}
+
+static void
+test_storm_with_drops (void)
+{
+  run_storm (1, TRUE);
+}
+
+int
+main (int argc, char **argv)
+{
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+
+  if (getuid () != 0)
+    g_error ("the kernel tier runs as root (it loads BPF programs)");
+  {
+    g_autofree char *reason = fmd_backend_bpf_unavailable_reason (NULL);
+
+    if (reason != NULL)
+      g_error ("%s", reason);
+  }
+
+  g_test_add_func ("/bpf/filters/pids-in-kernel", test_pids);
+  g_test_add_func ("/bpf/filters/uids-in-kernel", test_uids);
+  g_test_add_func ("/bpf/filters/comms-in-kernel", test_comms);
+  g_test_add_func ("/bpf/filters/failed-only", test_failed_only);
+  g_test_add_func ("/bpf/filters/never-captures-itself", test_never_captures_itself);
+  g_test_add_func ("/bpf/filters/follows-children-forked-after-start", test_follow_children);
+  g_test_add_func ("/bpf/storm/million-failing-opens-delivered-or-dropped", test_storm);
+  g_test_add_func ("/bpf/storm/stalled-reader-drops-are-counted", test_storm_with_drops);
+  ret = g_test_run ();
+
+  fmd_backend_bpf_shutdown ();
+  return ret;
+}
