@@ -1,0 +1,367 @@
+/* fmv-capture.c: reading and writing capture files off the main thread.
+ *
+ * A capture of a million events is a few hundred megabytes of jsonl: it is read in 1 MiB
+ * blocks and split into lines here (a line may span blocks), each line parsed by the
+ * shared jsonl reader straight into a fresh store that the window shows once complete.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gio/gunixoutputstream.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "fm-error.h"
+#include "fmv-capture.h"
+
+#define BLOCK_SIZE (1024 * 1024)
+
+typedef struct {
+  FmvStore *store;
+  FmJsonlReader *reader;
+  guint64 line_no;
+  guint n_bad;
+  char *first_problem;
+} Loader;
+
+static void
+load_line (Loader      *loader,
+           const char  *line,
+           gsize        len)
+{
+  g_autoptr(GError) error = NULL;
+  FmEvent ev;
+  gsize i;
+
+  loader->line_no++;
+  if (len > 0 && line[len - 1] == '\r')
+    len--;
+  for (i = 0; i < len && g_ascii_isspace (line[i]); i++)
+    ;
+  if (i == len)
+    return;
+
+  if (!fm_jsonl_reader_parse_line (loader->reader, line, len, &ev, &error))
+    {
+      loader->n_bad++;
+      if (loader->first_problem == NULL)
+        loader->first_problem = g_strdup_printf ("line %" G_GUINT64_FORMAT ": %s",
+                                                 loader->line_no, error->message);
+      return;
+    }
+  if (!fmv_store_append (loader->store, &ev, NULL))
+    {
+      loader->n_bad++;
+      if (loader->first_problem == NULL)
+        loader->first_problem = g_strdup_printf ("line %" G_GUINT64_FORMAT ": the viewer holds no more events",
+                                                 loader->line_no);
+    }
+}
+
+FmvStore *
+fmv_capture_load (GFile         *file,
+                  GCancellable  *cancellable,
+                  guint         *n_bad,
+                  char         **first_problem,
+                  GError       **error)
+{
+  g_autoptr(GFileInputStream) in = NULL;
+  g_autoptr(GByteArray) carry = g_byte_array_new ();
+  g_autoptr(FmvStore) store = fmv_store_new ();
+  g_autoptr(FmJsonlReader) reader = fm_jsonl_reader_new ();
+  g_autofree guint8 *buf = g_malloc (BLOCK_SIZE);
+  g_autofree char *problem = NULL;
+  Loader loader = { store, reader, 0, 0, NULL };
+
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  in = g_file_read (file, cancellable, error);
+  if (in == NULL)
+    return NULL;
+
+  for (;;)
+    {
+      gssize n = g_input_stream_read (G_INPUT_STREAM (in), buf, BLOCK_SIZE, cancellable, error);
+      const guint8 *p = buf;
+      const guint8 *end;
+
+      if (n < 0)
+        {
+          g_free (loader.first_problem);
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      end = buf + n;
+      while (p < end)
+        {
+          const guint8 *nl = memchr (p, '\n', end - p);
+
+          if (nl == NULL)
+            {
+              g_byte_array_append (carry, p, end - p);
+              break;
+            }
+          if (carry->len > 0)
+            {
+              g_byte_array_append (carry, p, nl - p);
+              load_line (&loader, (const char *) carry->data, carry->len);
+              g_byte_array_set_size (carry, 0);
+            }
+          else
+            load_line (&loader, (const char *) p, nl - p);
+          p = nl + 1;
+        }
+    }
+  /* A last line without its newline still counts. */
+  if (carry->len > 0)
+    load_line (&loader, (const char *) carry->data, carry->len);
+
+  problem = loader.first_problem;
+  if (fmv_store_get_n_rows (store) == 0 && loader.n_bad > 0)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_PARSE,
+                   "This is not a filemon capture in JSON Lines format (%s)", problem);
+      return NULL;
+    }
+
+  if (n_bad != NULL)
+    *n_bad = loader.n_bad;
+  if (first_problem != NULL)
+    *first_problem = g_steal_pointer (&problem);
+  return g_steal_pointer (&store);
+}
+
+typedef struct {
+  guint n_bad;
+  char *first_problem;
+} LoadResult;
+
+static void
+load_result_free (gpointer data)
+{
+  LoadResult *result = data;
+
+  g_free (result->first_problem);
+  g_free (result);
+}
+
+static void
+load_worker (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  LoadResult *result = g_new0 (LoadResult, 1);
+  GError *error = NULL;
+  FmvStore *store;
+
+  store = fmv_capture_load (task_data, cancellable, &result->n_bad, &result->first_problem, &error);
+  if (store == NULL)
+    {
+      load_result_free (result);
+      g_task_return_error (task, error);
+      return;
+    }
+  g_object_set_data_full (G_OBJECT (task), "fmv-load-result", result, load_result_free);
+  g_task_return_pointer (task, store, g_object_unref);
+}
+
+void
+fmv_capture_load_async (GFile               *file,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (G_IS_FILE (file));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, fmv_capture_load_async);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, load_worker);
+}
+
+FmvStore *
+fmv_capture_load_finish (GAsyncResult  *result,
+                         guint         *n_bad,
+                         char         **first_problem,
+                         GError       **error)
+{
+  FmvStore *store;
+  LoadResult *load_result;
+
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  store = g_task_propagate_pointer (G_TASK (result), error);
+  if (store == NULL)
+    return NULL;
+  load_result = g_object_get_data (G_OBJECT (result), "fmv-load-result");
+  if (n_bad != NULL)
+    *n_bad = load_result->n_bad;
+  if (first_problem != NULL)
+    *first_problem = g_strdup (load_result->first_problem);
+  return store;
+}
+
+/* ---- writing ---------------------------------------------------------------------------- */
+
+typedef struct {
+  FmvStore *store;
+  int fd;
+  FmFormat format;
+  guint64 written;
+} SaveJob;
+
+static void
+save_job_free (gpointer data)
+{
+  SaveJob *job = data;
+
+  g_clear_object (&job->store);
+  if (job->fd >= 0)
+    g_close (job->fd, NULL);
+  g_free (job);
+}
+
+static void
+save_worker (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  SaveJob *job = task_data;
+  g_autoptr(GOutputStream) out = g_unix_output_stream_new (job->fd, TRUE);
+  g_autoptr(GString) buf = g_string_sized_new (BLOCK_SIZE + FM_PATH_MAX * 4);
+  guint n_rows = fmv_store_get_n_rows (job->store);
+  GError *error = NULL;
+
+  job->fd = -1;  /* the stream owns it now */
+  if (fm_format_header (job->format) != NULL)
+    g_string_append (buf, fm_format_header (job->format));
+
+  for (guint row = 0; row < n_rows; row++)
+    {
+      FmEvent ev;
+
+      fmv_store_get_event (job->store, row, &ev);
+      fm_format_event (job->format, &ev, buf);
+      if (buf->len >= BLOCK_SIZE)
+        {
+          if (!g_output_stream_write_all (out, buf->str, buf->len, NULL, cancellable, &error))
+            {
+              g_task_return_error (task, error);
+              return;
+            }
+          g_string_truncate (buf, 0);
+        }
+    }
+  if (buf->len > 0 && !g_output_stream_write_all (out, buf->str, buf->len, NULL, cancellable, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (!g_output_stream_close (out, cancellable, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  job->written = n_rows;
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+fmv_capture_save_async (FmvStore            *store,
+                        int                  fd,
+                        FmFormat             format,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  SaveJob *job;
+
+  g_return_if_fail (FMV_IS_STORE (store));
+  g_return_if_fail (fd >= 0);
+
+  job = g_new0 (SaveJob, 1);
+  job->store = g_object_ref (store);
+  job->fd = fd;
+  job->format = format;
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, fmv_capture_save_async);
+  g_task_set_task_data (task, job, save_job_free);
+  g_task_run_in_thread (task, save_worker);
+}
+
+gboolean
+fmv_capture_save_finish (GAsyncResult  *result,
+                         guint64       *written,
+                         GError       **error)
+{
+  SaveJob *job;
+
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return FALSE;
+  job = g_task_get_task_data (G_TASK (result));
+  if (written != NULL)
+    *written = job->written;
+  return TRUE;
+}
+
+static void
+create_worker (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  GFile *file = task_data;
+  const char *path = g_file_peek_path (file);
+  int fd;
+
+  if (path == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                               "Captures can only be saved to local files");
+      return;
+    }
+  fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0644);
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+
+      g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                               "Cannot create %s: %s", path, g_strerror (saved_errno));
+      return;
+    }
+  g_task_return_int (task, fd);
+}
+
+void
+fmv_capture_create_async (GFile               *file,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (G_IS_FILE (file));
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, fmv_capture_create_async);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, create_worker);
+}
+
+int
+fmv_capture_create_finish (GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), -1);
+
+  return (int) g_task_propagate_int (G_TASK (result), error);
+}

@@ -1,0 +1,52 @@
+/* fmv-capture.h: saved captures on disk: reading a jsonl capture into a store and writing
+ * a store out in any of the save formats, both in worker threads. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "fm-format.h"
+#include "fmv-store.h"
+
+G_BEGIN_DECLS
+
+/* Reads a jsonl capture (as written by filemonctl save, the daemon's Save or the viewer)
+ * into a new store. Lines that do not parse are skipped and counted, never fatal; a file
+ * in which no line parses is an FM_ERROR_PARSE error naming the first bad line. */
+void fmv_capture_load_async (GFile               *file,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data);
+/* @n_bad: lines skipped; @first_problem: "line 17: ..." for the first of them (or NULL). */
+FmvStore *fmv_capture_load_finish (GAsyncResult  *result,
+                                   guint         *n_bad,
+                                   char         **first_problem,
+                                   GError       **error);
+
+/* The same, blocking (for tests and measurements). */
+FmvStore *fmv_capture_load (GFile         *file,
+                            GCancellable  *cancellable,
+                            guint         *n_bad,
+                            char         **first_problem,
+                            GError       **error);
+
+/* Writes every row of @store to @fd (taken over, closed when done) in @format. */
+void fmv_capture_save_async (FmvStore            *store,
+                             int                  fd,
+                             FmFormat             format,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data);
+gboolean fmv_capture_save_finish (GAsyncResult  *result,
+                                  guint64       *written,
+                                  GError       **error);
+
+/* Creates (or truncates) @file for writing with the user's own rights, in a thread, and
+ * returns the descriptor: what the daemon's Save gets. */
+void fmv_capture_create_async (GFile               *file,
+                               GCancellable        *cancellable,
+                               GAsyncReadyCallback  callback,
+                               gpointer             user_data);
+int fmv_capture_create_finish (GAsyncResult  *result,
+                               GError       **error);
+
+G_END_DECLS

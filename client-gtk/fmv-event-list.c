@@ -1,0 +1,730 @@
+/* fmv-event-list.c: the filtered, sorted view of an FmvStore as a GListModel.
+ *
+ * State: `index` maps positions to store rows (NULL means the identity: no filter, arrival
+ * order, the cheapest case and the one a live capture spends most time in). `n_seen` is how
+ * many store rows the index accounts for. A refilter or resort is a job run in a GTask
+ * thread over a snapshot of the rows; a newer job makes an older one's result void
+ * (generation counter), and the rows that arrived while it ran are matched on the main
+ * thread before the result is shown, in one items-changed.
+ *
+ * Replacing everything (refilter, sorted merge) is bracketed by the "resetting" and
+ * "reset" signals: GtkSingleSelection looks for a selected item that was removed among the
+ * added ones by calling get_item() on each, which over a million rows would create a
+ * million objects; the window drops the selection before and restores it after.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "fm-filter.h"
+#include "fmv-event-list.h"
+#include "fmv-row.h"
+#include "fmv-sort.h"
+
+#define UPDATE_INTERVAL_MS 40
+#define CANCEL_CHECK_ROWS 65536
+
+struct _FmvEventList
+{
+  GObject parent_instance;
+
+  FmvStore *store;
+  GArray *index;              /* guint32 store rows; NULL = identity */
+  guint n_seen;
+
+  char *filter_text;          /* NULL = no filter */
+  FmFilter *filter;           /* main-thread instance; workers parse their own */
+  FmvColumn sort_column;
+  gboolean descending;
+
+  guint generation;
+  GCancellable *job_cancellable;
+  gboolean job_running;
+  guint update_source;
+
+  GHashTable *rows;           /* store row -> FmvRow*, weak: the items alive now */
+};
+
+enum {
+  PROP_0,
+  PROP_BUSY,
+  N_PROPS
+};
+
+enum {
+  SIGNAL_RESETTING,
+  SIGNAL_RESET,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void fmv_event_list_model_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (FmvEventList, fmv_event_list, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, fmv_event_list_model_init))
+
+/* ---- the worker ------------------------------------------------------------------------- */
+
+typedef struct {
+  FmvStore *store;
+  char *filter_text;
+  FmvColumn sort_column;
+  gboolean descending;
+  guint n_rows;
+  guint generation;
+} Job;
+
+static void
+job_free (gpointer data)
+{
+  Job *job = data;
+
+  g_clear_object (&job->store);
+  g_free (job->filter_text);
+  g_free (job);
+}
+
+static void
+index_free (gpointer data)
+{
+  g_array_unref (data);
+}
+
+static void
+refilter_worker (GTask        *task,
+                 gpointer      source_object,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  Job *job = task_data;
+  g_autoptr(FmFilter) filter = NULL;
+  g_autofree guint32 *rows = g_new (guint32, MAX (job->n_rows, 1));
+  guint n = 0;
+  GArray *index;
+  g_autoptr(GError) error = NULL;
+
+  if (job->filter_text != NULL)
+    {
+      /* The text parsed on the main thread already; this instance is the worker's own,
+       * since a compiled filter keeps per-match scratch state. */
+      filter = fm_filter_new (job->filter_text, &error);
+      if (filter == NULL)
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
+    }
+
+  for (guint row = 0; row < job->n_rows; row++)
+    {
+      if ((row % CANCEL_CHECK_ROWS) == 0 && g_cancellable_is_cancelled (cancellable))
+        {
+          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "superseded");
+          return;
+        }
+      if (filter != NULL)
+        {
+          FmEvent ev;
+
+          fmv_store_get_event (job->store, row, &ev);
+          if (!fm_filter_match (filter, &ev))
+            continue;
+        }
+      rows[n++] = row;
+    }
+
+  fmv_sort_rows (job->store, rows, n, job->sort_column, job->descending);
+
+  index = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
+  g_array_append_vals (index, rows, n);
+  g_task_return_pointer (task, index, index_free);
+}
+
+/* ---- taking in new rows ----------------------------------------------------------------- */
+
+static guint
+n_shown (FmvEventList *self)
+{
+  return self->index ? self->index->len : self->n_seen;
+}
+
+/* Matches the store rows the list has not seen yet and puts them into the index. Returns
+ * the first position that changed and sets the removed and added counts for items-changed; FALSE when
+ * nothing changed. */
+static gboolean
+take_new_rows (FmvEventList *self,
+               guint        *position,
+               guint        *removed,
+               guint        *added)
+{
+  guint n_rows = fmv_store_get_n_rows (self->store);
+  guint old_len = n_shown (self);
+  g_autoptr(GArray) fresh = NULL;
+  GArray *merged;
+
+  if (n_rows == self->n_seen)
+    return FALSE;
+
+  if (self->index == NULL)
+    {
+      *position = self->n_seen;
+      *removed = 0;
+      *added = n_rows - self->n_seen;
+      self->n_seen = n_rows;
+      return TRUE;
+    }
+
+  fresh = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint32 row = self->n_seen; row < n_rows; row++)
+    {
+      if (self->filter != NULL)
+        {
+          FmEvent ev;
+
+          fmv_store_get_event (self->store, row, &ev);
+          if (!fm_filter_match (self->filter, &ev))
+            continue;
+        }
+      g_array_append_val (fresh, row);
+    }
+  self->n_seen = n_rows;
+  if (fresh->len == 0)
+    return FALSE;
+
+  if (self->sort_column == FMV_COLUMN_NONE && !self->descending)
+    {
+      g_array_append_vals (self->index, fresh->data, fresh->len);
+      *position = old_len;
+      *removed = 0;
+      *added = fresh->len;
+      return TRUE;
+    }
+
+  /* Sorted: everything from the first insertion point on moves. */
+  fmv_sort_rows (self->store, (guint32 *) (void *) fresh->data, fresh->len,
+                 self->sort_column, self->descending);
+  merged = fmv_sort_merge (self->store, self->index, fresh, self->sort_column,
+                           self->descending, position);
+  g_array_unref (self->index);
+  self->index = merged;
+  *removed = old_len - *position;
+  *added = merged->len - *position;
+  return TRUE;
+}
+
+static void
+emit_changes (FmvEventList *self,
+              guint         position,
+              guint         removed,
+              guint         added,
+              gboolean      everything)
+{
+  /* Appends at the end never touch the selection; anything else may. */
+  gboolean reset = removed > 0;
+
+  if (reset)
+    g_signal_emit (self, signals[SIGNAL_RESETTING], 0);
+  g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
+  if (reset)
+    g_signal_emit (self, signals[SIGNAL_RESET], 0, everything);
+}
+
+void
+fmv_event_list_update_now (FmvEventList *self)
+{
+  guint position, removed, added;
+
+  g_return_if_fail (FMV_IS_EVENT_LIST (self));
+
+  g_clear_handle_id (&self->update_source, g_source_remove);
+  /* A running job takes the new rows in when it lands. */
+  if (self->job_running)
+    return;
+  if (take_new_rows (self, &position, &removed, &added))
+    emit_changes (self, position, removed, added, FALSE);
+}
+
+static gboolean
+update_timeout_cb (gpointer data)
+{
+  FmvEventList *self = data;
+
+  self->update_source = 0;
+  fmv_event_list_update_now (self);
+  return G_SOURCE_REMOVE;
+}
+
+void
+fmv_event_list_queue_update (FmvEventList *self)
+{
+  g_return_if_fail (FMV_IS_EVENT_LIST (self));
+
+  if (self->update_source == 0)
+    self->update_source = g_timeout_add (UPDATE_INTERVAL_MS, update_timeout_cb, self);
+}
+
+/* ---- jobs ------------------------------------------------------------------------------- */
+
+static gboolean
+is_identity (FmvEventList *self)
+{
+  return self->filter_text == NULL && self->sort_column == FMV_COLUMN_NONE && !self->descending;
+}
+
+static void
+set_job_running (FmvEventList *self,
+                 gboolean      running)
+{
+  if (self->job_running == running)
+    return;
+  self->job_running = running;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+job_done_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  FmvEventList *self = FMV_EVENT_LIST (source);
+  Job *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  GArray *index;
+  guint old_len, position, removed, added;
+
+  index = g_task_propagate_pointer (G_TASK (result), &error);
+  if (job->generation != self->generation)
+    {
+      g_clear_pointer (&index, g_array_unref);
+      return;
+    }
+  set_job_running (self, FALSE);
+  if (index == NULL)
+    {
+      /* Only cancellation fails a job, and a cancelled job is never the current one. */
+      g_warning ("refilter failed: %s", error->message);
+      return;
+    }
+
+  old_len = n_shown (self);
+  g_clear_pointer (&self->index, g_array_unref);
+  self->index = index;
+  self->n_seen = job->n_rows;
+  take_new_rows (self, &position, &removed, &added);
+
+  g_signal_emit (self, signals[SIGNAL_RESETTING], 0);
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, old_len, self->index->len);
+  g_signal_emit (self, signals[SIGNAL_RESET], 0, TRUE);
+}
+
+/* Starts over from the current store, filter and order. */
+static void
+restart (FmvEventList *self)
+{
+  g_autoptr(GTask) task = NULL;
+  Job *job;
+
+  self->generation++;
+  g_cancellable_cancel (self->job_cancellable);
+  g_clear_object (&self->job_cancellable);
+  g_clear_handle_id (&self->update_source, g_source_remove);
+
+  if (is_identity (self))
+    {
+      guint old_len = n_shown (self);
+
+      set_job_running (self, FALSE);
+      g_clear_pointer (&self->index, g_array_unref);
+      self->n_seen = fmv_store_get_n_rows (self->store);
+      g_signal_emit (self, signals[SIGNAL_RESETTING], 0);
+      g_list_model_items_changed (G_LIST_MODEL (self), 0, old_len, self->n_seen);
+      g_signal_emit (self, signals[SIGNAL_RESET], 0, TRUE);
+      return;
+    }
+
+  job = g_new0 (Job, 1);
+  job->store = g_object_ref (self->store);
+  job->filter_text = g_strdup (self->filter_text);
+  job->sort_column = self->sort_column;
+  job->descending = self->descending;
+  job->n_rows = fmv_store_get_n_rows (self->store);
+  job->generation = self->generation;
+
+  self->job_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->job_cancellable, job_done_cb, NULL);
+  g_task_set_source_tag (task, restart);
+  g_task_set_task_data (task, job, job_free);
+  /* The view keeps showing the previous result until this one lands. */
+  set_job_running (self, TRUE);
+  g_task_run_in_thread (task, refilter_worker);
+}
+
+/* ---- public API ------------------------------------------------------------------------- */
+
+static void
+row_finalized_cb (gpointer  data,
+                  GObject  *where_the_object_was)
+{
+  FmvEventList *self = data;
+  /* Weak references are notified from dispose, while the row's fields are still there. */
+  gpointer key = GUINT_TO_POINTER (fmv_row_get_row ((FmvRow *) where_the_object_was));
+
+  if (g_hash_table_lookup (self->rows, key) == (gpointer) where_the_object_was)
+    g_hash_table_remove (self->rows, key);
+}
+
+static void
+forget_rows (FmvEventList *self)
+{
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->rows);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_object_weak_unref (value, row_finalized_cb, self);
+  g_hash_table_remove_all (self->rows);
+}
+
+void
+fmv_event_list_set_store (FmvEventList *self,
+                          FmvStore     *store)
+{
+  guint old_len;
+
+  g_return_if_fail (FMV_IS_EVENT_LIST (self));
+  g_return_if_fail (FMV_IS_STORE (store));
+
+  old_len = n_shown (self);
+  forget_rows (self);
+  g_set_object (&self->store, store);
+  g_clear_pointer (&self->index, g_array_unref);
+  self->n_seen = 0;
+  /* Empty until restart() shows the new store's rows (at once, or when its job lands). */
+  if (!is_identity (self))
+    self->index = g_array_new (FALSE, FALSE, sizeof (guint32));
+  if (old_len > 0)
+    emit_changes (self, 0, old_len, 0, TRUE);
+  restart (self);
+}
+
+FmvStore *
+fmv_event_list_get_store (FmvEventList *self)
+{
+  g_return_val_if_fail (FMV_IS_EVENT_LIST (self), NULL);
+
+  return self->store;
+}
+
+gboolean
+fmv_event_list_set_filter (FmvEventList  *self,
+                           const char    *text,
+                           GError       **error)
+{
+  g_autoptr(FmFilter) filter = NULL;
+  g_autofree char *stripped = NULL;
+
+  g_return_val_if_fail (FMV_IS_EVENT_LIST (self), FALSE);
+
+  stripped = g_strstrip (g_strdup (text ? text : ""));
+  if (*stripped == '\0')
+    g_clear_pointer (&stripped, g_free);
+  if (g_strcmp0 (stripped, self->filter_text) == 0)
+    return TRUE;
+
+  if (stripped != NULL)
+    {
+      filter = fm_filter_new (stripped, error);
+      if (filter == NULL)
+        return FALSE;
+    }
+
+  g_clear_pointer (&self->filter, fm_filter_free);
+  self->filter = g_steal_pointer (&filter);
+  g_free (self->filter_text);
+  self->filter_text = g_steal_pointer (&stripped);
+  restart (self);
+  return TRUE;
+}
+
+const char *
+fmv_event_list_get_filter (FmvEventList *self)
+{
+  g_return_val_if_fail (FMV_IS_EVENT_LIST (self), NULL);
+
+  return self->filter_text;
+}
+
+void
+fmv_event_list_set_sort (FmvEventList *self,
+                         FmvColumn     column,
+                         gboolean      descending)
+{
+  g_return_if_fail (FMV_IS_EVENT_LIST (self));
+  g_return_if_fail (column >= FMV_COLUMN_NONE && column < FMV_N_COLUMNS);
+
+  if (self->sort_column == column && self->descending == descending)
+    return;
+  self->sort_column = column;
+  self->descending = descending;
+  restart (self);
+}
+
+gboolean
+fmv_event_list_get_busy (FmvEventList *self)
+{
+  g_return_val_if_fail (FMV_IS_EVENT_LIST (self), FALSE);
+
+  return self->job_running;
+}
+
+guint
+fmv_event_list_get_n_total (FmvEventList *self)
+{
+  g_return_val_if_fail (FMV_IS_EVENT_LIST (self), 0);
+
+  return fmv_store_get_n_rows (self->store);
+}
+
+guint
+fmv_event_list_get_row (FmvEventList *self,
+                        guint         position)
+{
+  g_return_val_if_fail (FMV_IS_EVENT_LIST (self), 0);
+  g_return_val_if_fail (position < n_shown (self), 0);
+
+  return self->index ? g_array_index (self->index, guint32, position) : position;
+}
+
+gboolean
+fmv_event_list_find_row (FmvEventList *self,
+                         guint         row,
+                         guint        *position)
+{
+  const guint32 *rows;
+  guint n;
+
+  g_return_val_if_fail (FMV_IS_EVENT_LIST (self), FALSE);
+
+  if (self->index == NULL)
+    {
+      if (row >= self->n_seen)
+        return FALSE;
+      *position = row;
+      return TRUE;
+    }
+
+  rows = (const guint32 *) (const void *) self->index->data;
+  n = self->index->len;
+  if (self->sort_column == FMV_COLUMN_NONE && !self->descending)
+    {
+      guint lo = 0, hi = n;
+
+      /* Arrival order: the index is ascending. */
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+
+          if (rows[mid] < row)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (lo < n && rows[lo] == row)
+        {
+          *position = lo;
+          return TRUE;
+        }
+      return FALSE;
+    }
+
+  for (guint i = 0; i < n; i++)
+    if (rows[i] == row)
+      {
+        *position = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
+fmv_event_list_find_failure (FmvEventList *self,
+                             guint         from,
+                             gboolean      forward,
+                             guint        *position)
+{
+  guint n;
+
+  g_return_val_if_fail (FMV_IS_EVENT_LIST (self), FALSE);
+
+  n = n_shown (self);
+  if (n == 0)
+    return FALSE;
+  if (forward)
+    {
+      for (guint p = (from == G_MAXUINT ? 0 : from + 1); p < n; p++)
+        if (fmv_store_get_result (self->store, fmv_event_list_get_row (self, p)) < 0)
+          {
+            *position = p;
+            return TRUE;
+          }
+    }
+  else
+    {
+      for (guint p = (from == G_MAXUINT || from > n ? n : from); p-- > 0;)
+        if (fmv_store_get_result (self->store, fmv_event_list_get_row (self, p)) < 0)
+          {
+            *position = p;
+            return TRUE;
+          }
+    }
+  return FALSE;
+}
+
+void
+fmv_event_list_wait (FmvEventList *self)
+{
+  g_return_if_fail (FMV_IS_EVENT_LIST (self));
+
+  while (self->job_running)
+    g_main_context_iteration (NULL, TRUE);
+  fmv_event_list_update_now (self);
+}
+
+/* ---- GListModel ------------------------------------------------------------------------- */
+
+static GType
+fmv_event_list_get_item_type (GListModel *model)
+{
+  return FMV_TYPE_ROW;
+}
+
+static guint
+fmv_event_list_get_n_items (GListModel *model)
+{
+  return n_shown (FMV_EVENT_LIST (model));
+}
+
+static gpointer
+fmv_event_list_get_item (GListModel *model,
+                         guint       position)
+{
+  FmvEventList *self = FMV_EVENT_LIST (model);
+  FmvRow *item;
+  guint row;
+
+  if (position >= n_shown (self))
+    return NULL;
+
+  /* The same object for as long as one is alive: selection models compare items. */
+  row = fmv_event_list_get_row (self, position);
+  item = g_hash_table_lookup (self->rows, GUINT_TO_POINTER (row));
+  if (item != NULL)
+    return g_object_ref (item);
+
+  item = fmv_row_new (self->store, row);
+  g_hash_table_insert (self->rows, GUINT_TO_POINTER (row), item);
+  g_object_weak_ref (G_OBJECT (item), row_finalized_cb, self);
+  return item;
+}
+
+static void
+fmv_event_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = fmv_event_list_get_item_type;
+  iface->get_n_items = fmv_event_list_get_n_items;
+  iface->get_item = fmv_event_list_get_item;
+}
+
+/* ---- GObject ---------------------------------------------------------------------------- */
+
+static void
+fmv_event_list_dispose (GObject *object)
+{
+  FmvEventList *self = FMV_EVENT_LIST (object);
+
+  self->generation++;
+  g_cancellable_cancel (self->job_cancellable);
+  g_clear_object (&self->job_cancellable);
+  g_clear_handle_id (&self->update_source, g_source_remove);
+
+  G_OBJECT_CLASS (fmv_event_list_parent_class)->dispose (object);
+}
+
+static void
+fmv_event_list_finalize (GObject *object)
+{
+  FmvEventList *self = FMV_EVENT_LIST (object);
+
+  forget_rows (self);
+  g_hash_table_unref (self->rows);
+  g_clear_pointer (&self->index, g_array_unref);
+  g_clear_pointer (&self->filter, fm_filter_free);
+  g_free (self->filter_text);
+  g_clear_object (&self->store);
+
+  G_OBJECT_CLASS (fmv_event_list_parent_class)->finalize (object);
+}
+
+static void
+fmv_event_list_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  FmvEventList *self = FMV_EVENT_LIST (object);
+
+  switch (prop_id)
+    {
+    case PROP_BUSY:
+      g_value_set_boolean (value, self->job_running);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fmv_event_list_class_init (FmvEventListClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = fmv_event_list_dispose;
+  object_class->finalize = fmv_event_list_finalize;
+  object_class->get_property = fmv_event_list_get_property;
+
+  properties[PROP_BUSY] = g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                                                G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY |
+                                                G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[SIGNAL_RESETTING] = g_signal_new ("resetting", G_TYPE_FROM_CLASS (klass),
+                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                            G_TYPE_NONE, 0);
+  /* reset (gboolean everything): everything is new (refilter, resort, new store), not
+   * only a merge of new rows into a sorted list. */
+  signals[SIGNAL_RESET] = g_signal_new ("reset", G_TYPE_FROM_CLASS (klass),
+                                        G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                        G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+}
+
+static void
+fmv_event_list_init (FmvEventList *self)
+{
+  self->sort_column = FMV_COLUMN_NONE;
+  self->rows = g_hash_table_new (NULL, NULL);
+}
+
+FmvEventList *
+fmv_event_list_new (FmvStore *store)
+{
+  FmvEventList *self;
+
+  g_return_val_if_fail (FMV_IS_STORE (store), NULL);
+
+  self = g_object_new (FMV_TYPE_EVENT_LIST, NULL);
+  self->store = g_object_ref (store);
+  self->n_seen = fmv_store_get_n_rows (store);
+  return self;
+}

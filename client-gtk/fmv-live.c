@@ -1,0 +1,654 @@
+/* fmv-live.c: the viewer's connection to filemond.
+ *
+ * The daemon's name is watched on the system bus; each time an owner appears, a proxy is
+ * made and OpenStream is called. The first stream asks for since-seq 0, so the view opens
+ * with everything the daemon has buffered; a stream to the same daemon that broke resumes
+ * at the next sequence number, and a new daemon (another owner) starts from 0 again. The
+ * socket is read 256 KiB at a time at idle priority, so redraws and input go first and a
+ * flood of events costs throughput (the daemon counts what this reader missed and says so
+ * in gap records), never responsiveness.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <gio/gunixfdlist.h>
+#include <gio/gunixinputstream.h>
+#include <glib-unix.h>
+#include <unistd.h>
+
+#include "fm-error.h"
+#include "fm-names.h"
+#include "fm-stream.h"
+#include "fmv-live-private.h"
+
+#define READ_SIZE (256 * 1024)
+#define RETRY_MIN_MS 250
+#define RETRY_MAX_MS 5000
+
+struct _FmvLive
+{
+  GObject parent_instance;
+
+  FmvStore *store;
+  FmvLiveStatus status;
+  char *message;
+
+  GDBusConnection *bus;
+  gboolean bus_pending;
+  guint watch_id;
+  char *owner;
+  char *stream_owner;       /* the daemon next_seq counts for */
+  FmFilemond1 *proxy;
+  GCancellable *cancellable; /* everything tied to the current owner */
+
+  GInputStream *stream;
+  FmStreamDecoder *decoder;
+  guint8 *buffer;
+  guint n_appended;
+
+  guint64 next_seq;
+  guint64 received;
+  guint64 missed;
+  guint64 stream_dropped;
+  guint retry_source;
+  guint retry_ms;
+};
+
+enum {
+  PROP_0,
+  PROP_STATUS,
+  PROP_MESSAGE,
+  PROP_STATE,
+  PROP_BACKEND,
+  PROP_DROPPED,
+  PROP_MISSED,
+  PROP_RECEIVED,
+  N_PROPS
+};
+
+enum {
+  SIGNAL_APPENDED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (FmvLive, fmv_live, G_TYPE_OBJECT)
+
+static void open_stream (FmvLive *self);
+
+static void
+set_status (FmvLive       *self,
+            FmvLiveStatus  status,
+            const char    *message)
+{
+  if (self->status != status)
+    {
+      self->status = status;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS]);
+    }
+  if (g_strcmp0 (self->message, message) != 0)
+    {
+      g_free (self->message);
+      self->message = g_strdup (message);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MESSAGE]);
+    }
+}
+
+static void
+close_stream (FmvLive *self)
+{
+  g_clear_object (&self->stream);
+  g_clear_pointer (&self->decoder, fm_stream_decoder_free);
+}
+
+/* Forgets the current daemon: its proxy, stream and pending calls. */
+static void
+drop_daemon (FmvLive *self)
+{
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->retry_source, g_source_remove);
+  close_stream (self);
+  if (self->proxy != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->proxy, self);
+      g_clear_object (&self->proxy);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BACKEND]);
+    }
+}
+
+static gboolean
+retry_cb (gpointer data)
+{
+  FmvLive *self = data;
+
+  self->retry_source = 0;
+  open_stream (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_retry (FmvLive *self)
+{
+  g_clear_handle_id (&self->retry_source, g_source_remove);
+  self->retry_ms = CLAMP (self->retry_ms * 2, RETRY_MIN_MS, RETRY_MAX_MS);
+  self->retry_source = g_timeout_add (self->retry_ms, retry_cb, self);
+}
+
+/* ---- the stream ------------------------------------------------------------------------- */
+
+static gboolean
+on_event (const FmEvent *event,
+          gpointer       user_data)
+{
+  FmvLive *self = user_data;
+
+  if (!fmv_store_append (self->store, event, NULL))
+    return FALSE;
+  self->next_seq = event->seq + 1;
+  self->received++;
+  self->n_appended++;
+  return TRUE;
+}
+
+static void
+on_gap (guint64  first_seq,
+        guint64  count,
+        gpointer user_data)
+{
+  FmvLive *self = user_data;
+
+  self->missed += count;
+  self->next_seq = MAX (self->next_seq, first_seq + count);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MISSED]);
+}
+
+static void
+on_dropped (guint64  total,
+            gpointer user_data)
+{
+  FmvLive *self = user_data;
+
+  self->stream_dropped = total;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DROPPED]);
+}
+
+static const FmStreamCallbacks stream_callbacks = {
+  .event = on_event,
+  .gap = on_gap,
+  .dropped = on_dropped,
+};
+
+static void read_next (FmvLive *self);
+
+static void
+read_ready_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(FmvLive) self = user_data;
+  g_autoptr(GError) error = NULL;
+  gssize n;
+
+  n = g_input_stream_read_finish (G_INPUT_STREAM (source), result, &error);
+  if (n < 0 && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (G_INPUT_STREAM (source) != self->stream)
+    return;
+
+  if (n > 0)
+    {
+      gboolean ok;
+
+      self->n_appended = 0;
+      ok = fm_stream_decoder_feed (self->decoder, self->buffer, n, &error);
+      if (self->n_appended > 0)
+        {
+          g_debug ("%u events appended, %" G_GUINT64_FORMAT " received in all",
+                   self->n_appended, self->received);
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RECEIVED]);
+          g_signal_emit (self, signals[SIGNAL_APPENDED], 0);
+        }
+      if (ok)
+        {
+          self->retry_ms = 0;
+          read_next (self);
+          return;
+        }
+      if (error == NULL)
+        g_set_error (&error, FM_ERROR, FM_ERROR_FAILED, "the viewer cannot hold more events; clear it");
+    }
+
+  close_stream (self);
+  if (n == 0)
+    set_status (self, FMV_LIVE_CONNECTING, "filemond closed the event stream; reconnecting…");
+  else
+    {
+      g_autofree char *message = g_strdup_printf ("The event stream broke (%s); reconnecting…", error->message);
+
+      set_status (self, FMV_LIVE_FAILED, message);
+    }
+  schedule_retry (self);
+}
+
+static void
+read_next (FmvLive *self)
+{
+  g_input_stream_read_async (self->stream, self->buffer, READ_SIZE, G_PRIORITY_DEFAULT_IDLE,
+                             self->cancellable, read_ready_cb, g_object_ref (self));
+}
+
+static void
+open_stream_ready_cb (GObject      *source,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  g_autoptr(FmvLive) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GUnixFDList) fd_list = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  gint32 handle;
+  int fd;
+
+  reply = g_dbus_proxy_call_with_unix_fd_list_finish (G_DBUS_PROXY (source), &fd_list, result, &error);
+  if (reply == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (reply == NULL)
+    {
+      g_autofree char *message = NULL;
+
+      g_dbus_error_strip_remote_error (error);
+      if (g_error_matches (error, FM_ERROR, FM_ERROR_NOT_AUTHORIZED))
+        {
+          message = g_strdup_printf ("You are not allowed to watch file activity: %s", error->message);
+          set_status (self, FMV_LIVE_REFUSED, message);
+          return;
+        }
+      message = g_strdup_printf ("Cannot open the event stream: %s", error->message);
+      set_status (self, FMV_LIVE_FAILED, message);
+      schedule_retry (self);
+      return;
+    }
+
+  g_variant_get (reply, "(h)", &handle);
+  fd = fd_list ? g_unix_fd_list_get (fd_list, handle, &error) : -1;
+  if (fd < 0)
+    {
+      set_status (self, FMV_LIVE_FAILED, "filemond answered OpenStream without a file descriptor");
+      schedule_retry (self);
+      return;
+    }
+  /* Non-blocking, so the pollable read path never parks the main loop in read(). */
+  if (!g_unix_set_fd_nonblocking (fd, TRUE, &error))
+    {
+      close (fd);
+      set_status (self, FMV_LIVE_FAILED, error->message);
+      schedule_retry (self);
+      return;
+    }
+
+  close_stream (self);
+  self->stream = g_unix_input_stream_new (fd, TRUE);
+  self->decoder = fm_stream_decoder_new (&stream_callbacks, self);
+  g_free (self->stream_owner);
+  self->stream_owner = g_strdup (self->owner);
+  g_debug ("event stream open from %s, since-seq %" G_GUINT64_FORMAT, self->owner, self->next_seq);
+  set_status (self, FMV_LIVE_CONNECTED, NULL);
+  read_next (self);
+}
+
+static void
+open_stream (FmvLive *self)
+{
+  GVariantBuilder options;
+  guint64 since = 0;
+
+  if (self->proxy == NULL)
+    return;
+
+  /* Same daemon: resume. Another one (a restart) numbers from 1 again: take all of it. */
+  if (g_strcmp0 (self->stream_owner, self->owner) == 0)
+    since = self->next_seq;
+  else
+    self->next_seq = 0;
+
+  g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
+  g_variant_builder_add (&options, "{sv}", "since-seq", g_variant_new_uint64 (since));
+  g_dbus_proxy_call_with_unix_fd_list (G_DBUS_PROXY (self->proxy), "OpenStream",
+                                       g_variant_new ("(a{sv})", &options),
+                                       G_DBUS_CALL_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION,
+                                       G_MAXINT, NULL, self->cancellable,
+                                       open_stream_ready_cb, g_object_ref (self));
+}
+
+/* ---- the daemon's name and properties --------------------------------------------------- */
+
+static void
+properties_changed_cb (GDBusProxy *proxy,
+                       GVariant   *changed,
+                       GStrv       invalidated,
+                       FmvLive    *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BACKEND]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DROPPED]);
+}
+
+static void
+proxy_ready_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(FmvLive) self = user_data;
+  g_autoptr(GError) error = NULL;
+  FmFilemond1 *proxy;
+
+  proxy = fm_filemond1_proxy_new_finish (result, &error);
+  if (proxy == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          set_status (self, FMV_LIVE_FAILED, error->message);
+          schedule_retry (self);
+        }
+      return;
+    }
+  self->proxy = proxy;
+  g_signal_connect (proxy, "g-properties-changed", G_CALLBACK (properties_changed_cb), self);
+  properties_changed_cb (G_DBUS_PROXY (proxy), NULL, NULL, self);
+  open_stream (self);
+}
+
+static void
+name_appeared_cb (GDBusConnection *connection,
+                  const char      *name,
+                  const char      *owner,
+                  gpointer         user_data)
+{
+  FmvLive *self = user_data;
+
+  g_debug ("filemond appeared as %s", owner);
+  drop_daemon (self);
+  g_free (self->owner);
+  self->owner = g_strdup (owner);
+  self->retry_ms = 0;
+  self->cancellable = g_cancellable_new ();
+  set_status (self, FMV_LIVE_CONNECTING, "Connecting to filemond…");
+  fm_filemond1_proxy_new (connection, G_DBUS_PROXY_FLAGS_DO_NOT_AUTO_START,
+                          FM_BUS_NAME, FM_OBJECT_PATH, self->cancellable,
+                          proxy_ready_cb, g_object_ref (self));
+}
+
+static void
+name_vanished_cb (GDBusConnection *connection,
+                  const char      *name,
+                  gpointer         user_data)
+{
+  FmvLive *self = user_data;
+  gboolean was_there = self->owner != NULL || self->stream_owner != NULL;
+
+  g_debug ("filemond is not on the bus");
+  drop_daemon (self);
+  g_clear_pointer (&self->owner, g_free);
+  if (connection == NULL)
+    set_status (self, FMV_LIVE_NO_BUS, "The connection to the system bus was lost.");
+  else if (was_there)
+    set_status (self, FMV_LIVE_ABSENT, "filemond stopped. The viewer reconnects when it runs again.");
+  else
+    set_status (self, FMV_LIVE_ABSENT, "filemond is not running.");
+}
+
+static void
+bus_ready_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(FmvLive) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  self->bus_pending = FALSE;
+  self->bus = g_bus_get_finish (result, &error);
+  if (self->bus == NULL)
+    {
+      g_autofree char *message = g_strdup_printf ("There is no system bus to reach filemond on (%s).",
+                                                  error->message);
+
+      set_status (self, FMV_LIVE_NO_BUS, message);
+      return;
+    }
+  /* AUTO_START: where filemond is D-Bus activatable, opening the viewer starts it, as the
+   * first call of any client would. */
+  self->watch_id = g_bus_watch_name_on_connection (self->bus, FM_BUS_NAME,
+                                                   G_BUS_NAME_WATCHER_FLAGS_AUTO_START,
+                                                   name_appeared_cb, name_vanished_cb,
+                                                   self, NULL);
+}
+
+void
+fmv_live_connect (FmvLive *self)
+{
+  g_return_if_fail (FMV_IS_LIVE (self));
+
+  if (self->bus == NULL)
+    {
+      if (!self->bus_pending)
+        {
+          self->bus_pending = TRUE;
+          set_status (self, FMV_LIVE_CONNECTING, "Connecting to the system bus…");
+          g_bus_get (G_BUS_TYPE_SYSTEM, NULL, bus_ready_cb, g_object_ref (self));
+        }
+      return;
+    }
+  if (self->proxy != NULL && self->stream == NULL)
+    {
+      g_clear_handle_id (&self->retry_source, g_source_remove);
+      set_status (self, FMV_LIVE_CONNECTING, "Connecting to filemond…");
+      open_stream (self);
+    }
+}
+
+/* ---- accessors -------------------------------------------------------------------------- */
+
+FmFilemond1 *
+fmv_live_get_proxy (FmvLive *self)
+{
+  g_return_val_if_fail (FMV_IS_LIVE (self), NULL);
+
+  return self->proxy;
+}
+
+void
+fmv_live_set_store (FmvLive  *self,
+                    FmvStore *store)
+{
+  g_return_if_fail (FMV_IS_LIVE (self));
+  g_return_if_fail (FMV_IS_STORE (store));
+
+  g_set_object (&self->store, store);
+}
+
+FmvLiveStatus
+fmv_live_get_status (FmvLive *self)
+{
+  g_return_val_if_fail (FMV_IS_LIVE (self), FMV_LIVE_CONNECTING);
+
+  return self->status;
+}
+
+const char *
+fmv_live_get_message (FmvLive *self)
+{
+  g_return_val_if_fail (FMV_IS_LIVE (self), NULL);
+
+  return self->message;
+}
+
+const char *
+fmv_live_get_state (FmvLive *self)
+{
+  g_return_val_if_fail (FMV_IS_LIVE (self), NULL);
+
+  return self->proxy ? fm_filemond1_get_state (self->proxy) : NULL;
+}
+
+const char *
+fmv_live_get_backend (FmvLive *self)
+{
+  g_return_val_if_fail (FMV_IS_LIVE (self), NULL);
+
+  return self->proxy ? fm_filemond1_get_backend (self->proxy) : NULL;
+}
+
+guint64
+fmv_live_get_dropped (FmvLive *self)
+{
+  guint64 property;
+
+  g_return_val_if_fail (FMV_IS_LIVE (self), 0);
+
+  /* The property is throttled; the stream's drop records may be newer. */
+  property = self->proxy ? fm_filemond1_get_dropped_count (self->proxy) : 0;
+  return MAX (property, self->stream_dropped);
+}
+
+guint64
+fmv_live_get_missed (FmvLive *self)
+{
+  g_return_val_if_fail (FMV_IS_LIVE (self), 0);
+
+  return self->missed;
+}
+
+guint64
+fmv_live_get_received (FmvLive *self)
+{
+  g_return_val_if_fail (FMV_IS_LIVE (self), 0);
+
+  return self->received;
+}
+
+guint64
+fmv_live_get_next_seq (FmvLive *self)
+{
+  g_return_val_if_fail (FMV_IS_LIVE (self), 0);
+
+  return self->next_seq;
+}
+
+/* ---- GObject ---------------------------------------------------------------------------- */
+
+static void
+fmv_live_dispose (GObject *object)
+{
+  FmvLive *self = FMV_LIVE (object);
+
+  if (self->watch_id != 0)
+    {
+      g_bus_unwatch_name (self->watch_id);
+      self->watch_id = 0;
+    }
+  drop_daemon (self);
+  g_clear_object (&self->bus);
+
+  G_OBJECT_CLASS (fmv_live_parent_class)->dispose (object);
+}
+
+static void
+fmv_live_finalize (GObject *object)
+{
+  FmvLive *self = FMV_LIVE (object);
+
+  g_clear_object (&self->store);
+  g_free (self->message);
+  g_free (self->owner);
+  g_free (self->stream_owner);
+  g_free (self->buffer);
+
+  G_OBJECT_CLASS (fmv_live_parent_class)->finalize (object);
+}
+
+static void
+fmv_live_get_property (GObject    *object,
+                       guint       prop_id,
+                       GValue     *value,
+                       GParamSpec *pspec)
+{
+  FmvLive *self = FMV_LIVE (object);
+
+  switch (prop_id)
+    {
+    case PROP_STATUS:
+      g_value_set_int (value, self->status);
+      break;
+    case PROP_MESSAGE:
+      g_value_set_string (value, self->message);
+      break;
+    case PROP_STATE:
+      g_value_set_string (value, fmv_live_get_state (self));
+      break;
+    case PROP_BACKEND:
+      g_value_set_string (value, fmv_live_get_backend (self));
+      break;
+    case PROP_DROPPED:
+      g_value_set_uint64 (value, fmv_live_get_dropped (self));
+      break;
+    case PROP_MISSED:
+      g_value_set_uint64 (value, self->missed);
+      break;
+    case PROP_RECEIVED:
+      g_value_set_uint64 (value, self->received);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fmv_live_class_init (FmvLiveClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = fmv_live_dispose;
+  object_class->finalize = fmv_live_finalize;
+  object_class->get_property = fmv_live_get_property;
+
+  properties[PROP_STATUS] = g_param_spec_int ("status", NULL, NULL, FMV_LIVE_CONNECTING,
+                                              FMV_LIVE_CONNECTED, FMV_LIVE_CONNECTING, flags);
+  properties[PROP_MESSAGE] = g_param_spec_string ("message", NULL, NULL, NULL, flags);
+  properties[PROP_STATE] = g_param_spec_string ("state", NULL, NULL, NULL, flags);
+  properties[PROP_BACKEND] = g_param_spec_string ("backend", NULL, NULL, NULL, flags);
+  properties[PROP_DROPPED] = g_param_spec_uint64 ("dropped", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_MISSED] = g_param_spec_uint64 ("missed", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_RECEIVED] = g_param_spec_uint64 ("received", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[SIGNAL_APPENDED] = g_signal_new ("appended", G_TYPE_FROM_CLASS (klass),
+                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                           G_TYPE_NONE, 0);
+
+  /* Registers the D-Bus error names, so NotAuthorized arrives as FM_ERROR_NOT_AUTHORIZED. */
+  (void) fm_error_quark ();
+}
+
+static void
+fmv_live_init (FmvLive *self)
+{
+  self->buffer = g_malloc (READ_SIZE);
+  self->status = FMV_LIVE_CONNECTING;
+}
+
+FmvLive *
+fmv_live_new (FmvStore *store)
+{
+  FmvLive *self;
+
+  g_return_val_if_fail (FMV_IS_STORE (store), NULL);
+
+  self = g_object_new (FMV_TYPE_LIVE, NULL);
+  self->store = g_object_ref (store);
+  return self;
+}

@@ -1,0 +1,246 @@
+/* fmv-row.c: one row of the event list as a GObject with display properties, created on
+ * demand by the list model and bound to cells by the .ui factories. */
+#include "config.h"
+
+#include "fm-syscalls.h"
+#include "fmv-row.h"
+
+struct _FmvRow
+{
+  GObject parent_instance;
+
+  FmvStore *store;
+  guint row;
+};
+
+enum {
+  PROP_0,
+  PROP_TIME,
+  PROP_PROCESS,
+  PROP_PID,
+  PROP_SYSCALL,
+  PROP_RESULT,
+  PROP_PATH,
+  PROP_DETAIL,
+  PROP_FAILED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (FmvRow, fmv_row, G_TYPE_OBJECT)
+
+char *
+fmv_bytes_to_display (const char *bytes,
+                      gsize       len)
+{
+  GString *out;
+  const char *p = bytes;
+  const char *end = bytes + len;
+  const char *invalid;
+
+  if (g_utf8_validate_len (bytes, len, NULL))
+    return g_strndup (bytes, len);
+
+  out = g_string_sized_new (len + 16);
+  while (p < end)
+    {
+      if (g_utf8_validate_len (p, end - p, &invalid))
+        {
+          g_string_append_len (out, p, end - p);
+          break;
+        }
+      g_string_append_len (out, p, invalid - p);
+      g_string_append_printf (out, "\\x%02x", (guint) (guint8) *invalid);
+      p = invalid + 1;
+    }
+  return g_string_free (out, FALSE);
+}
+
+char *
+fmv_format_time (guint64  time_ns,
+                 gboolean with_date)
+{
+  g_autoptr(GDateTime) dt = g_date_time_new_from_unix_local ((gint64) (time_ns / G_GUINT64_CONSTANT (1000000000)));
+  g_autofree char *base = NULL;
+
+  if (dt == NULL)
+    return g_strdup ("?");
+  base = g_date_time_format (dt, with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S");
+  if (with_date)
+    {
+      g_autofree char *zone = g_date_time_format (dt, "%z");
+
+      return g_strdup_printf ("%s.%09" G_GUINT64_FORMAT " %s", base,
+                              time_ns % G_GUINT64_CONSTANT (1000000000), zone);
+    }
+  return g_strdup_printf ("%s.%06" G_GUINT64_FORMAT, base,
+                          (time_ns % G_GUINT64_CONSTANT (1000000000)) / 1000);
+}
+
+FmvStore *
+fmv_row_get_store (FmvRow *self)
+{
+  g_return_val_if_fail (FMV_IS_ROW (self), NULL);
+
+  return self->store;
+}
+
+guint
+fmv_row_get_row (FmvRow *self)
+{
+  g_return_val_if_fail (FMV_IS_ROW (self), 0);
+
+  return self->row;
+}
+
+void
+fmv_row_get_event (FmvRow  *self,
+                   FmEvent *event)
+{
+  g_return_if_fail (FMV_IS_ROW (self));
+
+  fmv_store_get_event (self->store, self->row, event);
+}
+
+gboolean
+fmv_row_get_failed (FmvRow *self)
+{
+  g_return_val_if_fail (FMV_IS_ROW (self), FALSE);
+
+  return fmv_store_get_result (self->store, self->row) < 0;
+}
+
+char *
+fmv_row_dup_time (FmvRow *self)
+{
+  FmEvent ev;
+
+  fmv_row_get_event (self, &ev);
+  return fmv_format_time (ev.time_ns, FALSE);
+}
+
+char *
+fmv_row_dup_process (FmvRow *self)
+{
+  FmEvent ev;
+
+  fmv_row_get_event (self, &ev);
+  return fmv_bytes_to_display (ev.comm, ev.comm_len);
+}
+
+char *
+fmv_row_dup_path (FmvRow *self)
+{
+  FmEvent ev;
+  g_autofree char *path = NULL;
+  g_autofree char *path2 = NULL;
+
+  fmv_row_get_event (self, &ev);
+  path = fmv_bytes_to_display (ev.path, ev.path_len);
+  if (ev.path2_len == 0)
+    return g_steal_pointer (&path);
+  path2 = fmv_bytes_to_display (ev.path2, ev.path2_len);
+  return g_strdup_printf ("%s → %s", path, path2);
+}
+
+static void
+fmv_row_get_property (GObject    *object,
+                      guint       prop_id,
+                      GValue     *value,
+                      GParamSpec *pspec)
+{
+  FmvRow *self = FMV_ROW (object);
+  FmEvent ev;
+  char buf[32];
+
+  fmv_store_get_event (self->store, self->row, &ev);
+
+  switch (prop_id)
+    {
+    case PROP_TIME:
+      g_value_take_string (value, fmv_format_time (ev.time_ns, FALSE));
+      break;
+    case PROP_PROCESS:
+      g_value_take_string (value, fmv_bytes_to_display (ev.comm, ev.comm_len));
+      break;
+    case PROP_PID:
+      g_value_take_string (value, g_strdup_printf ("%u", ev.pid));
+      break;
+    case PROP_SYSCALL:
+      {
+        char name[16];
+
+        g_value_set_string (value, fm_syscall_name (ev.syscall_nr, name));
+      }
+      break;
+    case PROP_RESULT:
+      g_value_set_string (value, fm_result_format (ev.result, buf));
+      break;
+    case PROP_PATH:
+      g_value_take_string (value, fmv_row_dup_path (self));
+      break;
+    case PROP_DETAIL:
+      g_value_take_string (value, fmv_bytes_to_display (ev.detail, ev.detail_len));
+      break;
+    case PROP_FAILED:
+      g_value_set_boolean (value, ev.result < 0);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fmv_row_finalize (GObject *object)
+{
+  FmvRow *self = FMV_ROW (object);
+
+  g_clear_object (&self->store);
+
+  G_OBJECT_CLASS (fmv_row_parent_class)->finalize (object);
+}
+
+static void
+fmv_row_class_init (FmvRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = fmv_row_get_property;
+  object_class->finalize = fmv_row_finalize;
+
+#define STRING_PROP(id, name) \
+  properties[id] = g_param_spec_string (name, NULL, NULL, NULL, \
+                                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)
+  STRING_PROP (PROP_TIME, "time");
+  STRING_PROP (PROP_PROCESS, "process");
+  STRING_PROP (PROP_PID, "pid");
+  STRING_PROP (PROP_SYSCALL, "syscall");
+  STRING_PROP (PROP_RESULT, "result");
+  STRING_PROP (PROP_PATH, "path");
+  STRING_PROP (PROP_DETAIL, "detail");
+#undef STRING_PROP
+  properties[PROP_FAILED] = g_param_spec_boolean ("failed", NULL, NULL, FALSE,
+                                                  G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+fmv_row_init (FmvRow *self)
+{
+}
+
+FmvRow *
+fmv_row_new (FmvStore *store,
+             guint     row)
+{
+  FmvRow *self;
+
+  g_return_val_if_fail (FMV_IS_STORE (store), NULL);
+
+  self = g_object_new (FMV_TYPE_ROW, NULL);
+  self->store = g_object_ref (store);
+  self->row = row;
+  return self;
+}

@@ -1,0 +1,40 @@
+/* fmv-row.h: the small object a view gets for one row of the event list.
+ *
+ * It holds only a store reference and a row number; every property is formatted from the
+ * stored record when asked, so a row costs nothing until it is on screen.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "fmv-store.h"
+
+G_BEGIN_DECLS
+
+#define FMV_TYPE_ROW (fmv_row_get_type ())
+G_DECLARE_FINAL_TYPE (FmvRow, fmv_row, FMV, ROW, GObject)
+
+FmvRow *fmv_row_new (FmvStore *store,
+                     guint     row);
+
+FmvStore *fmv_row_get_store (FmvRow *self);
+guint fmv_row_get_row (FmvRow *self);
+/* A view of the row's event, valid while the row lives. */
+void fmv_row_get_event (FmvRow  *self,
+                        FmEvent *event);
+gboolean fmv_row_get_failed (FmvRow *self);
+
+/* Display texts, as the columns show them (newly allocated). */
+char *fmv_row_dup_time (FmvRow *self);
+char *fmv_row_dup_process (FmvRow *self);
+char *fmv_row_dup_path (FmvRow *self);
+
+/* Formatting shared with the detail pane. */
+char *fmv_format_time (guint64 time_ns,
+                       gboolean with_date);
+/* Bytes as UTF-8 text: bytes that are not valid UTF-8 become \xNN (as jsonl writes them),
+ * so nothing is lost or silently replaced. */
+char *fmv_bytes_to_display (const char *bytes,
+                            gsize       len);
+
+G_END_DECLS

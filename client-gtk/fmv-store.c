@@ -1,0 +1,223 @@
+/* fmv-store.c: the append-only record store behind the viewer's event list.
+ *
+ * Layout: records are written back to back into 4 MiB chunks (a record never straddles
+ * two chunks); row N's position is a 64-bit "global offset" (chunk << 22 | offset in the
+ * chunk) kept in pages of 64 Ki rows. The chunk and page tables are allocated once at
+ * their full size, so a reader thread holding a row number below the row count it saw
+ * never races with an append that adds a chunk or a page.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "fm-stream.h"
+#include "fmv-store.h"
+
+#define CHUNK_SHIFT 22
+#define CHUNK_SIZE (1u << CHUNK_SHIFT)
+#define MAX_CHUNKS 16384u            /* 64 GiB of records */
+#define PAGE_SHIFT 16
+#define PAGE_ROWS (1u << PAGE_SHIFT)
+#define MAX_PAGES 16384u             /* 1 Gi rows */
+
+G_STATIC_ASSERT (FM_RECORD_MAX_SIZE < CHUNK_SIZE);
+
+struct _FmvStore
+{
+  GObject parent_instance;
+
+  guint8 **chunks;      /* MAX_CHUNKS entries */
+  guint n_chunks;
+  guint32 chunk_used;   /* bytes used in the last chunk */
+
+  guint64 **pages;      /* MAX_PAGES entries, each PAGE_ROWS offsets */
+  guint n_pages;
+
+  guint n_rows;         /* read atomically by other threads */
+  guint64 last_seq;
+};
+
+G_DEFINE_FINAL_TYPE (FmvStore, fmv_store, G_TYPE_OBJECT)
+
+static void
+fmv_store_finalize (GObject *object)
+{
+  FmvStore *self = FMV_STORE (object);
+
+  for (guint i = 0; i < self->n_chunks; i++)
+    g_free (self->chunks[i]);
+  for (guint i = 0; i < self->n_pages; i++)
+    g_free (self->pages[i]);
+  g_free (self->chunks);
+  g_free (self->pages);
+
+  G_OBJECT_CLASS (fmv_store_parent_class)->finalize (object);
+}
+
+static void
+fmv_store_class_init (FmvStoreClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = fmv_store_finalize;
+}
+
+static void
+fmv_store_init (FmvStore *self)
+{
+  self->chunks = g_new0 (guint8 *, MAX_CHUNKS);
+  self->pages = g_new0 (guint64 *, MAX_PAGES);
+}
+
+FmvStore *
+fmv_store_new (void)
+{
+  return g_object_new (FMV_TYPE_STORE, NULL);
+}
+
+gboolean
+fmv_store_append (FmvStore      *self,
+                  const FmEvent *event,
+                  guint         *row_out)
+{
+  gsize size;
+  guint row;
+  guint64 offset;
+
+  g_return_val_if_fail (FMV_IS_STORE (self), FALSE);
+  g_return_val_if_fail (event != NULL, FALSE);
+
+  row = self->n_rows;
+  if (row >= MAX_PAGES * PAGE_ROWS)
+    return FALSE;
+
+  size = fm_record_event_size (event);
+  if (self->n_chunks == 0 || self->chunk_used + size > CHUNK_SIZE)
+    {
+      if (self->n_chunks == MAX_CHUNKS)
+        return FALSE;
+      /* g_malloc of 4 MiB is an mmap: untouched tail pages cost nothing. */
+      self->chunks[self->n_chunks++] = g_malloc (CHUNK_SIZE);
+      self->chunk_used = 0;
+    }
+  if ((row >> PAGE_SHIFT) >= self->n_pages)
+    self->pages[self->n_pages++] = g_new (guint64, PAGE_ROWS);
+
+  offset = ((guint64) (self->n_chunks - 1) << CHUNK_SHIFT) | self->chunk_used;
+  fm_record_encode_event (event, self->chunks[self->n_chunks - 1] + self->chunk_used);
+  self->chunk_used += size;
+  self->pages[row >> PAGE_SHIFT][row & (PAGE_ROWS - 1)] = offset;
+
+  if (event->seq > self->last_seq)
+    self->last_seq = event->seq;
+
+  /* Publishes the row (and the bytes above) to readers in other threads. */
+  g_atomic_int_set (&self->n_rows, row + 1);
+
+  if (row_out)
+    *row_out = row;
+  return TRUE;
+}
+
+guint
+fmv_store_get_n_rows (FmvStore *self)
+{
+  g_return_val_if_fail (FMV_IS_STORE (self), 0);
+
+  return g_atomic_int_get (&self->n_rows);
+}
+
+static inline const guint8 *
+record_at (FmvStore *self,
+           guint     row)
+{
+  guint64 offset = self->pages[row >> PAGE_SHIFT][row & (PAGE_ROWS - 1)];
+
+  return self->chunks[offset >> CHUNK_SHIFT] + (offset & (CHUNK_SIZE - 1));
+}
+
+static inline guint16
+read_u16 (const guint8 *p)
+{
+  guint16 v;
+
+  memcpy (&v, p, sizeof v);
+  return GUINT16_FROM_LE (v);
+}
+
+static inline guint32
+read_u32 (const guint8 *p)
+{
+  guint32 v;
+
+  memcpy (&v, p, sizeof v);
+  return GUINT32_FROM_LE (v);
+}
+
+static inline guint64
+read_u64 (const guint8 *p)
+{
+  guint64 v;
+
+  memcpy (&v, p, sizeof v);
+  return GUINT64_FROM_LE (v);
+}
+
+/* The records were written by fm_record_encode_event from a valid event, so this reads
+ * the documented layout without the checks fm_record_decode_event makes on foreign input:
+ * it runs once per row in every refilter. */
+void
+fmv_store_get_event (FmvStore *self,
+                     guint     row,
+                     FmEvent  *event)
+{
+  const guint8 *rec;
+  const char *strings;
+
+  g_assert (row < fmv_store_get_n_rows (self));
+
+  rec = record_at (self, row);
+  event->syscall_nr = read_u16 (rec + 6);
+  event->seq = read_u64 (rec + 8);
+  event->time_ns = read_u64 (rec + 16);
+  event->duration_ns = read_u64 (rec + 24);
+  event->pid = read_u32 (rec + 32);
+  event->ppid = read_u32 (rec + 36);
+  event->tid = read_u32 (rec + 40);
+  event->uid = read_u32 (rec + 44);
+  event->result = (gint64) read_u64 (rec + 48);
+  event->comm_len = read_u16 (rec + 56);
+  event->path_len = read_u16 (rec + 58);
+  event->path2_len = read_u16 (rec + 60);
+  event->detail_len = read_u16 (rec + 62);
+
+  strings = (const char *) rec + FM_RECORD_EVENT_FIXED;
+  event->comm = strings;
+  event->path = event->comm + event->comm_len + 1;
+  event->path2 = event->path + event->path_len + 1;
+  event->detail = event->path2 + event->path2_len + 1;
+}
+
+gint64
+fmv_store_get_result (FmvStore *self,
+                      guint     row)
+{
+  return (gint64) read_u64 (record_at (self, row) + 48);
+}
+
+gsize
+fmv_store_get_memory_size (FmvStore *self)
+{
+  g_return_val_if_fail (FMV_IS_STORE (self), 0);
+
+  /* Only the used part of the last chunk counts: the rest was never touched. */
+  return (gsize) (self->n_chunks ? self->n_chunks - 1 : 0) * CHUNK_SIZE + self->chunk_used
+         + (gsize) self->n_pages * PAGE_ROWS * sizeof (guint64)
+         + (MAX_CHUNKS + MAX_PAGES) * sizeof (gpointer);
+}
+
+guint64
+fmv_store_get_last_seq (FmvStore *self)
+{
+  g_return_val_if_fail (FMV_IS_STORE (self), 0);
+
+  return self->last_seq;
+}

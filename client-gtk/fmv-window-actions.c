@@ -1,0 +1,473 @@
+/* fmv-window-actions.c: what the window's buttons, menu items and shortcuts do: Start and
+ * Stop (polkit may ask for a password), Clear, Open, Save, follow-tail, the detail pane,
+ * and jumping between failed calls. */
+#include "config.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "fm-error.h"
+#include "fm-format.h"
+#include "fmv-capture.h"
+#include "fmv-window-private.h"
+
+/* A call that outlived its window (closed while polkit asked for a password, say). */
+static gboolean
+window_gone (FmvWindow *self)
+{
+  return self->list == NULL;
+}
+
+static gboolean
+capture_running (FmvWindow *self)
+{
+  const char *state = self->live ? fmv_live_get_state (self->live) : NULL;
+
+  return g_strcmp0 (state, "running") == 0 || g_strcmp0 (state, "starting") == 0;
+}
+
+static gboolean
+connected (FmvWindow *self)
+{
+  return self->live != NULL && fmv_live_get_status (self->live) == FMV_LIVE_CONNECTED;
+}
+
+static void
+set_enabled (FmvWindow  *self,
+             const char *name,
+             gboolean    enabled)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
+}
+
+void
+fmv_window_update_actions (FmvWindow *self)
+{
+  gboolean running = capture_running (self);
+  gboolean stopping = self->live && g_strcmp0 (fmv_live_get_state (self->live), "stopping") == 0;
+  gboolean has_rows = fmv_store_get_n_rows (self->store) > 0;
+
+  set_enabled (self, "start", connected (self) && !running && !stopping);
+  set_enabled (self, "stop", connected (self) && running);
+  set_enabled (self, "toggle-capture", connected (self) && !stopping);
+  set_enabled (self, "save", !self->loading && (has_rows || connected (self)));
+  set_enabled (self, "clear", !self->loading);
+  set_enabled (self, "reconnect", self->live != NULL);
+
+  gtk_widget_set_visible (self->start_button, self->live != NULL && !running);
+  gtk_widget_set_visible (self->stop_button, self->live != NULL && running);
+}
+
+/* ---- Start / Stop ----------------------------------------------------------------------- */
+
+static void
+report_call_error (FmvWindow    *self,
+                   const char   *what,
+                   const GError *error)
+{
+  g_autofree char *text = NULL;
+
+  if (g_error_matches (error, FM_ERROR, FM_ERROR_NOT_AUTHORIZED))
+    text = g_strdup_printf ("You are not allowed to %s. Members of the filemon group may; "
+                            "ask an administrator to add you. (%s)", what, error->message);
+  else
+    text = g_strdup_printf ("Could not %s: %s", what, error->message);
+  fmv_window_show_info (self, GTK_MESSAGE_ERROR, text);
+}
+
+static void
+start_done_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(FmvWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  gboolean ok = fmv_live_start_finish (FMV_LIVE (source), result, &error);
+
+  if (window_gone (self))
+    return;
+  if (!ok && !g_error_matches (error, FM_ERROR, FM_ERROR_ALREADY_RUNNING))
+    report_call_error (self, "start a capture", error);
+  else
+    fmv_window_show_info (self, GTK_MESSAGE_INFO, NULL);
+}
+
+static void
+stop_done_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(FmvWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!fmv_live_stop_finish (FMV_LIVE (source), result, &error) && !window_gone (self) &&
+      !g_error_matches (error, FM_ERROR, FM_ERROR_NOT_RUNNING))
+    report_call_error (self, "stop the capture", error);
+}
+
+static void
+start_activated (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+  g_autoptr(GVariant) backend = g_action_group_get_action_state (G_ACTION_GROUP (self), "backend");
+  g_autoptr(GVariant) failed_only = g_action_group_get_action_state (G_ACTION_GROUP (self), "failed-only");
+  g_autoptr(GVariant) options = NULL;
+  GVariantDict dict;
+
+  if (self->live == NULL)
+    return;
+  g_variant_dict_init (&dict, NULL);
+  g_variant_dict_insert_value (&dict, "backend", backend);
+  if (g_variant_get_boolean (failed_only))
+    g_variant_dict_insert (&dict, "failed-only", "b", TRUE);
+  options = g_variant_ref_sink (g_variant_dict_end (&dict));
+  fmv_live_start_async (self->live, options, NULL, start_done_cb, g_object_ref (self));
+}
+
+static void
+stop_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+
+  if (self->live != NULL)
+    fmv_live_stop_async (self->live, NULL, stop_done_cb, g_object_ref (self));
+}
+
+static void
+toggle_capture_activated (GSimpleAction *action,
+                          GVariant      *parameter,
+                          gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+
+  if (capture_running (self))
+    stop_activated (action, parameter, user_data);
+  else
+    start_activated (action, parameter, user_data);
+}
+
+static void
+reconnect_activated (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+
+  if (self->live != NULL)
+    fmv_live_connect (self->live);
+}
+
+/* ---- Clear ------------------------------------------------------------------------------ */
+
+static void
+clear_activated (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+  g_autoptr(FmvStore) store = fmv_store_new ();
+
+  /* Save after a Clear writes what came after it, as the list shows. */
+  if (self->live != NULL)
+    self->clear_seq = fmv_live_get_next_seq (self->live);
+  fmv_window_set_store (self, store);
+}
+
+/* ---- Open ------------------------------------------------------------------------------- */
+
+static void
+open_response_cb (GtkNativeDialog *dialog,
+                  int              response,
+                  FmvWindow       *self)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  g_object_unref (dialog);
+  if (file == NULL)
+    return;
+
+  if (fmv_window_is_pristine (self))
+    fmv_window_open_file (self, file);
+  else
+    gtk_window_present (GTK_WINDOW (fmv_window_new_for_file (gtk_window_get_application (GTK_WINDOW (self)),
+                                                             file)));
+}
+
+static void
+open_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) captures = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+
+  /* GtkFileDialog is GTK 4.10; the native chooser works from 4.0 on. */
+  chooser = gtk_file_chooser_native_new ("Open Capture", GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, "_Open", "_Cancel");
+  gtk_file_filter_set_name (captures, "filemon captures (JSON Lines)");
+  gtk_file_filter_add_pattern (captures, "*.jsonl");
+  gtk_file_filter_add_mime_type (captures, "application/x-ndjson");
+  gtk_file_filter_set_name (all, "All files");
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), captures);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (open_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* ---- Save ------------------------------------------------------------------------------- */
+
+typedef struct {
+  FmvWindow *window;
+  GFile *file;
+  FmFormat format;
+} SaveRequest;
+
+static void
+save_request_free (SaveRequest *request)
+{
+  g_clear_object (&request->window);
+  g_clear_object (&request->file);
+  g_free (request);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SaveRequest, save_request_free)
+
+static void
+report_saved (SaveRequest  *request,
+              guint64       written,
+              const GError *error)
+{
+  g_autofree char *name = g_file_get_basename (request->file);
+  g_autofree char *text = NULL;
+
+  if (window_gone (request->window))
+    return;
+  if (error != NULL)
+    {
+      if (g_error_matches (error, FM_ERROR, FM_ERROR_NOT_AUTHORIZED))
+        report_call_error (request->window, "save the capture", error);
+      else
+        {
+          text = g_strdup_printf ("Could not save %s: %s", name, error->message);
+          fmv_window_show_info (request->window, GTK_MESSAGE_ERROR, text);
+        }
+      return;
+    }
+  text = g_strdup_printf ("Saved %'" G_GUINT64_FORMAT " event%s to %s", written,
+                          written == 1 ? "" : "s", name);
+  fmv_window_flash_status (request->window, text);
+}
+
+static void
+daemon_saved_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(SaveRequest) request = user_data;
+  g_autoptr(GError) error = NULL;
+  guint64 written = 0;
+
+  fmv_live_save_finish (FMV_LIVE (source), result, &written, &error);
+  report_saved (request, written, error);
+}
+
+static void
+locally_saved_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(SaveRequest) request = user_data;
+  g_autoptr(GError) error = NULL;
+  guint64 written = 0;
+
+  fmv_capture_save_finish (result, &written, &error);
+  report_saved (request, written, error);
+}
+
+static void
+created_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  SaveRequest *request = user_data;
+  FmvWindow *self = request->window;
+  g_autoptr(GError) error = NULL;
+  int fd;
+
+  fd = fmv_capture_create_finish (result, &error);
+  if (fd >= 0 && window_gone (self))
+    {
+      close (fd);
+      save_request_free (request);
+      return;
+    }
+  if (fd < 0)
+    {
+      report_saved (request, 0, error);
+      save_request_free (request);
+      return;
+    }
+
+  /* Live: the daemon writes its buffer (everything since the last Clear) into our file,
+   * including what this window missed. Otherwise the window writes what it holds. */
+  if (connected (self))
+    fmv_live_save_async (self->live, fd, fm_format_to_string (request->format), self->clear_seq,
+                         NULL, daemon_saved_cb, request);
+  else
+    fmv_capture_save_async (self->store, fd, request->format, NULL, locally_saved_cb, request);
+}
+
+static void
+save_response_cb (GtkNativeDialog *dialog,
+                  int              response,
+                  FmvWindow       *self)
+{
+  SaveRequest *request;
+  const char *choice;
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  choice = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (dialog), "format");
+  request = g_new0 (SaveRequest, 1);
+  if (choice == NULL || !fm_format_from_string (choice, &request->format))
+    request->format = FM_FORMAT_JSONL;
+  g_object_unref (dialog);
+  if (file == NULL)
+    {
+      save_request_free (request);
+      return;
+    }
+  request->window = g_object_ref (self);
+  request->file = g_steal_pointer (&file);
+  fmv_capture_create_async (request->file, self->cancellable, created_cb, request);
+}
+
+static void
+save_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+  GtkFileChooserNative *chooser;
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *name = g_date_time_format (now, "filemon-%Y%m%d-%H%M%S.jsonl");
+  const char *ids[] = { "jsonl", "text", "csv", NULL };
+  const char *labels[] = { "JSON Lines (lossless, can be opened again)", "Text", "CSV", NULL };
+
+  chooser = gtk_file_chooser_native_new ("Save Capture", GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel");
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (chooser), "format", "Format", ids, labels);
+  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (chooser), "format", "jsonl");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (save_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* ---- view ------------------------------------------------------------------------------- */
+
+static void
+follow_changed (GSimpleAction *action,
+                GVariant      *state,
+                gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+
+  g_simple_action_set_state (action, state);
+  if (g_variant_get_boolean (state))
+    fmv_window_follow_now (self);
+}
+
+static void
+show_details_changed (GSimpleAction *action,
+                      GVariant      *state,
+                      gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+
+  g_simple_action_set_state (action, state);
+  gtk_widget_set_visible (GTK_WIDGET (self->detail), g_variant_get_boolean (state));
+}
+
+static void
+jump_to_failure (FmvWindow *self,
+                 gboolean   forward)
+{
+  guint from = gtk_single_selection_get_selected (self->selection);
+  guint position;
+
+  if (fmv_event_list_find_failure (self->list, from, forward, &position))
+    {
+      /* Following would pull the view away from the row just found. */
+      fmv_window_set_follow (self, FALSE);
+      fmv_window_select_position (self, position);
+      return;
+    }
+  gtk_widget_error_bell (GTK_WIDGET (self));
+  fmv_window_flash_status (self, forward ? "No failed call below" : "No failed call above");
+}
+
+static void
+next_failure_activated (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  jump_to_failure (user_data, TRUE);
+}
+
+static void
+previous_failure_activated (GSimpleAction *action,
+                            GVariant      *parameter,
+                            gpointer       user_data)
+{
+  jump_to_failure (user_data, FALSE);
+}
+
+static void
+focus_filter_activated (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->filter_entry));
+}
+
+static const GActionEntry window_actions[] = {
+  { .name = "start", .activate = start_activated },
+  { .name = "stop", .activate = stop_activated },
+  { .name = "toggle-capture", .activate = toggle_capture_activated },
+  { .name = "reconnect", .activate = reconnect_activated },
+  { .name = "clear", .activate = clear_activated },
+  { .name = "open", .activate = open_activated },
+  { .name = "save", .activate = save_activated },
+  { .name = "follow", .state = "true", .change_state = follow_changed },
+  /* Start options (the menu beside Start). */
+  { .name = "backend", .parameter_type = "s", .state = "'auto'" },
+  { .name = "failed-only", .state = "false" },
+  { .name = "show-details", .state = "false", .change_state = show_details_changed },
+  { .name = "next-failure", .activate = next_failure_activated },
+  { .name = "previous-failure", .activate = previous_failure_activated },
+  { .name = "focus-filter", .activate = focus_filter_activated },
+};
+
+void
+fmv_window_install_actions (FmvWindow *self)
+{
+  g_action_map_add_action_entries (G_ACTION_MAP (self), window_actions,
+                                    G_N_ELEMENTS (window_actions), self);
+}

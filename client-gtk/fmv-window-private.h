@@ -1,0 +1,102 @@
+/* fmv-window-private.h: the window's state, shared by fmv-window.c (layout, list, status)
+ * and fmv-window-actions.c (what the buttons and shortcuts do). */
+#pragma once
+
+#include "fmv-detail.h"
+#include "fmv-event-list.h"
+#include "fmv-live.h"
+#include "fmv-store.h"
+#include "fmv-window.h"
+
+G_BEGIN_DECLS
+
+struct _FmvWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  /* template children */
+  GtkWidget *start_button;
+  GtkWidget *stop_button;
+  GtkLabel *title_label;
+  GtkLabel *subtitle_label;
+  GtkInfoBar *info_bar;
+  GtkLabel *info_label;
+  GtkWidget *filter_bar;
+  GtkSearchEntry *filter_entry;
+  GtkSpinner *busy_spinner;
+  GtkRevealer *filter_error_revealer;
+  GtkLabel *filter_error_label;
+  GtkStack *stack;
+  GtkPaned *paned;
+  GtkScrolledWindow *scrolled_window;
+  GtkColumnView *column_view;
+  GtkColumnViewColumn *time_column;
+  GtkColumnViewColumn *process_column;
+  GtkColumnViewColumn *pid_column;
+  GtkColumnViewColumn *syscall_column;
+  GtkColumnViewColumn *result_column;
+  GtkColumnViewColumn *path_column;
+  GtkColumnViewColumn *detail_column;
+  GtkLabel *empty_label;
+  FmvDetail *detail;
+  GtkImage *status_icon;
+  GtkLabel *status_title;
+  GtkLabel *status_description;
+  GtkWidget *status_retry_button;
+  GtkLabel *counts_label;
+  GtkLabel *dropped_label;
+  GtkLabel *backend_label;
+
+  /* the data */
+  FmvStore *store;
+  FmvEventList *list;
+  GtkSingleSelection *selection;
+  FmvLive *live;              /* NULL in a window showing a file */
+  GFile *file;                /* the capture shown, if any */
+  GCancellable *cancellable;  /* loads and saves of this window */
+  gboolean loading;
+  guint64 clear_seq;          /* first sequence number after the last Clear */
+
+  /* selection kept across a refilter */
+  gboolean resetting;
+  gboolean had_selection;
+  guint selected_row;
+
+  /* sort detection (see fmv-window.c) */
+  int probe_column;
+  GObject *probe_a;
+  GObject *probe_b;
+
+  GtkWidget *list_view;       /* the column view's inner list, for scrolling */
+  guint scroll_tick;
+  guint follow_tick;
+  guint scroll_target;
+  guint status_message_source;
+};
+
+/* fmv-window-status.c */
+void fmv_window_show_info (FmvWindow      *self,
+                           GtkMessageType  type,
+                           const char     *text);
+void fmv_window_flash_status (FmvWindow  *self,
+                              const char *text);
+void fmv_window_update_status (FmvWindow *self);
+void fmv_window_update_empty_label (FmvWindow *self);
+
+/* fmv-window.c */
+void fmv_window_scroll_to (FmvWindow *self,
+                           guint      position);
+void fmv_window_follow_now (FmvWindow *self);
+void fmv_window_select_position (FmvWindow *self,
+                                 guint      position);
+void fmv_window_set_store (FmvWindow *self,
+                           FmvStore  *store);
+void fmv_window_set_follow (FmvWindow *self,
+                            gboolean   follow);
+gboolean fmv_window_get_follow (FmvWindow *self);
+
+/* fmv-window-actions.c */
+void fmv_window_install_actions (FmvWindow *self);
+void fmv_window_update_actions (FmvWindow *self);
+
+G_END_DECLS

@@ -1,0 +1,189 @@
+/* fmv-window-status.c: what the window says about its state: the status bar (shown,
+ * total and dropped counts, backend), the title, the page shown when there is nothing to
+ * list (no bus, no daemon, not allowed), the hint over an empty list, and the info bar. */
+#include "config.h"
+
+#include "fmv-window-private.h"
+
+void
+fmv_window_show_info (FmvWindow      *self,
+                      GtkMessageType  type,
+                      const char     *text)
+{
+  if (text == NULL)
+    {
+      gtk_info_bar_set_revealed (self->info_bar, FALSE);
+      return;
+    }
+  gtk_info_bar_set_message_type (self->info_bar, type);
+  gtk_label_set_label (self->info_label, text);
+  gtk_info_bar_set_revealed (self->info_bar, TRUE);
+}
+
+static gboolean
+status_message_timeout_cb (gpointer data)
+{
+  FmvWindow *self = data;
+
+  self->status_message_source = 0;
+  fmv_window_update_status (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* A short-lived message in the status bar ("Saved 1,204 events"). */
+void
+fmv_window_flash_status (FmvWindow  *self,
+                         const char *text)
+{
+  g_clear_handle_id (&self->status_message_source, g_source_remove);
+  gtk_label_set_label (self->counts_label, text);
+  self->status_message_source = g_timeout_add_seconds (4, status_message_timeout_cb, self);
+}
+
+static const char *
+status_page_title (FmvLiveStatus status)
+{
+  switch (status)
+    {
+    case FMV_LIVE_CONNECTING:
+      return "Connecting…";
+    case FMV_LIVE_NO_BUS:
+      return "No System Bus";
+    case FMV_LIVE_ABSENT:
+      return "filemond Is Not Running";
+    case FMV_LIVE_REFUSED:
+      return "Not Allowed";
+    case FMV_LIVE_FAILED:
+      return "Cannot Connect";
+    case FMV_LIVE_CONNECTED:
+    default:
+      return "";
+    }
+}
+
+static void
+update_pages (FmvWindow *self)
+{
+  gboolean empty_store = fmv_store_get_n_rows (self->store) == 0;
+  FmvLiveStatus status = self->live ? fmv_live_get_status (self->live) : FMV_LIVE_CONNECTED;
+
+  if (self->live != NULL && status != FMV_LIVE_CONNECTED && empty_store && !self->loading)
+    {
+      g_autofree char *description = NULL;
+      const char *hint = status == FMV_LIVE_REFUSED
+        ? "Members of the filemon group may watch file activity; ask an administrator. "
+          "A saved capture can be opened without filemond."
+        : "A saved capture can be opened without filemond.";
+
+      description = g_strdup_printf ("%s\n%s", fmv_live_get_message (self->live) ?: "", hint);
+      gtk_label_set_label (self->status_title, status_page_title (status));
+      gtk_label_set_label (self->status_description, description);
+      gtk_widget_set_visible (self->status_retry_button, status != FMV_LIVE_CONNECTING);
+      gtk_stack_set_visible_child_name (self->stack, "status");
+      gtk_widget_set_visible (self->filter_bar, FALSE);
+      fmv_window_show_info (self, GTK_MESSAGE_INFO, NULL);
+      return;
+    }
+
+  gtk_stack_set_visible_child_name (self->stack, "events");
+  gtk_widget_set_visible (self->filter_bar, TRUE);
+  if (self->live != NULL && status != FMV_LIVE_CONNECTED && status != FMV_LIVE_CONNECTING)
+    fmv_window_show_info (self, status == FMV_LIVE_REFUSED ? GTK_MESSAGE_ERROR : GTK_MESSAGE_WARNING,
+                          fmv_live_get_message (self->live));
+}
+
+void
+fmv_window_update_empty_label (FmvWindow *self)
+{
+  guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->list));
+  guint total = fmv_event_list_get_n_total (self->list);
+  const char *text = NULL;
+
+  if (shown > 0)
+    text = NULL;
+  else if (self->loading)
+    text = "Opening the capture…";
+  else if (total > 0 && fmv_event_list_get_busy (self->list))
+    text = "Filtering…";
+  else if (total > 0)
+    text = "No events match the filter.";
+  else if (self->live == NULL)
+    text = "This capture holds no events.";
+  else if (g_strcmp0 (fmv_live_get_state (self->live), "running") == 0)
+    text = "Waiting for file activity…";
+  else if (g_strcmp0 (fmv_live_get_state (self->live), "starting") == 0)
+    text = "Starting the capture…";
+  else
+    text = "No events yet.\nPress Start to capture file activity.";
+
+  gtk_widget_set_visible (GTK_WIDGET (self->empty_label), text != NULL);
+  if (text != NULL)
+    gtk_label_set_label (self->empty_label, text);
+}
+
+void
+fmv_window_update_status (FmvWindow *self)
+{
+  guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->list));
+  guint total = fmv_event_list_get_n_total (self->list);
+  g_autofree char *counts = NULL;
+  g_autofree char *subtitle = NULL;
+
+  if (self->status_message_source == 0)
+    {
+      if (self->loading)
+        counts = g_strdup ("Opening…");
+      else if (shown == total)
+        counts = g_strdup_printf ("%'u event%s", total, total == 1 ? "" : "s");
+      else
+        counts = g_strdup_printf ("Showing %'u of %'u events", shown, total);
+      gtk_label_set_label (self->counts_label, counts);
+    }
+
+  if (self->live != NULL)
+    {
+      guint64 dropped = fmv_live_get_dropped (self->live);
+      guint64 missed = fmv_live_get_missed (self->live);
+      const char *state = fmv_live_get_state (self->live);
+      const char *backend = fmv_live_get_backend (self->live);
+      g_autofree char *dropped_text = g_strdup_printf ("%'" G_GUINT64_FORMAT " dropped", dropped + missed);
+      g_autofree char *tooltip = g_strdup_printf ("The capture lost %'" G_GUINT64_FORMAT " events (kernel "
+                                                  "buffers full or unreadable backend output); this "
+                                                  "window missed %'" G_GUINT64_FORMAT " more because it "
+                                                  "fell behind.", dropped, missed);
+      g_autofree char *backend_text = NULL;
+
+      gtk_label_set_label (self->dropped_label, dropped_text);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->dropped_label), tooltip);
+      if (dropped + missed > 0)
+        gtk_widget_add_css_class (GTK_WIDGET (self->dropped_label), "warning");
+      else
+        gtk_widget_remove_css_class (GTK_WIDGET (self->dropped_label), "warning");
+      gtk_widget_set_visible (GTK_WIDGET (self->dropped_label), TRUE);
+
+      if (fmv_live_get_status (self->live) != FMV_LIVE_CONNECTED)
+        backend_text = g_strdup ("Not connected");
+      else if (backend != NULL && *backend != '\0')
+        backend_text = g_strdup_printf ("Backend: %s · %s", backend, state ? state : "unknown");
+      else
+        backend_text = g_strdup_printf ("Backend: none yet · %s", state ? state : "unknown");
+      gtk_label_set_label (self->backend_label, backend_text);
+
+      if (fmv_live_get_status (self->live) == FMV_LIVE_CONNECTED)
+        subtitle = g_strdup_printf ("Live · %s", state ? state : "unknown");
+      else
+        subtitle = g_strdup ("Live · not connected");
+    }
+  else
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->dropped_label), FALSE);
+      gtk_label_set_label (self->backend_label, "Saved capture · no daemon needed");
+      subtitle = self->file ? g_file_get_basename (self->file) : g_strdup ("No capture");
+    }
+  gtk_label_set_label (self->subtitle_label, subtitle);
+  gtk_window_set_title (GTK_WINDOW (self), self->file && !self->live ? subtitle : "File Activity");
+
+  update_pages (self);
+  fmv_window_update_empty_label (self);
+  fmv_window_update_actions (self);
+}

@@ -1,0 +1,664 @@
+/* fmv-window.c: the viewer window: wires the event list to the column view, the filter
+ * entry, the detail pane and the status bar, and follows the live connection's state. The
+ * actions (Start, Stop, Clear, Open, Save, navigation) live in fmv-window-actions.c.
+ */
+#include "config.h"
+
+#include "fmv-capture.h"
+#include "fmv-filter-term.h"
+#include "fmv-row.h"
+#include "fmv-window-private.h"
+
+G_DEFINE_FINAL_TYPE (FmvWindow, fmv_window, GTK_TYPE_APPLICATION_WINDOW)
+
+/* ---- cells ------------------------------------------------------------------------------ */
+
+/* Closures of the cell templates (cell-*.ui): failed calls in red. */
+static char **
+fmv_cell_classes (GtkListItem *item,
+                  gboolean     failed)
+{
+  return failed ? g_strdupv ((char *[]) { "cell", "failed", NULL })
+                : g_strdupv ((char *[]) { "cell", NULL });
+}
+
+static char **
+fmv_cell_numeric_classes (GtkListItem *item,
+                          gboolean     failed)
+{
+  return failed ? g_strdupv ((char *[]) { "cell", "numeric", "failed", NULL })
+                : g_strdupv ((char *[]) { "cell", "numeric", NULL });
+}
+
+/* ---- info bar --------------------------------------------------------------------------- */
+
+static void
+info_bar_response_cb (GtkInfoBar *info_bar,
+                      int         response,
+                      FmvWindow  *self)
+{
+  gtk_info_bar_set_revealed (info_bar, FALSE);
+}
+
+/* ---- following and selection ------------------------------------------------------------ */
+
+gboolean
+fmv_window_get_follow (FmvWindow *self)
+{
+  g_autoptr(GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (self), "follow");
+
+  return state != NULL && g_variant_get_boolean (state);
+}
+
+void
+fmv_window_set_follow (FmvWindow *self,
+                       gboolean   follow)
+{
+  g_action_group_change_action_state (G_ACTION_GROUP (self), "follow", g_variant_new_boolean (follow));
+}
+
+static gboolean
+scroll_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->list));
+  guint position = self->scroll_target;
+
+  /* Scrolling a list that was never allocated, or in the middle of the items-changed that
+   * added the row, leaves GTK 4.8's list view showing a single row: wait for a frame. */
+  if (!gtk_widget_get_mapped (widget))
+    return G_SOURCE_CONTINUE;
+  self->scroll_tick = 0;
+  if (n > 0 && position < n)
+    gtk_widget_activate_action (widget, "list.scroll-to-item", "u", position);
+  return G_SOURCE_REMOVE;
+}
+
+/* Scrolls @position into view at the next frame.
+ * GTK 4.8 has no gtk_column_view_scroll_to(); the inner list view has the action. */
+void
+fmv_window_scroll_to (FmvWindow *self,
+                      guint      position)
+{
+  if (self->list_view == NULL)
+    return;
+  self->scroll_target = position;
+  if (self->scroll_tick == 0)
+    self->scroll_tick = gtk_widget_add_tick_callback (self->list_view, scroll_tick_cb, self, NULL);
+}
+
+/* Following: whenever the list grows (the adjustment's upper bound moves), go to the
+ * bottom, at the next frame: the list view is still configuring the adjustment when it
+ * says it changed, and would take the value back. Scrolling away turns following off
+ * (setup_follow_breakers). */
+static gboolean
+follow_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
+
+  self->follow_tick = 0;
+  if (fmv_window_get_follow (self))
+    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) -
+                                          gtk_adjustment_get_page_size (adjustment));
+  return G_SOURCE_REMOVE;
+}
+
+void
+fmv_window_follow_now (FmvWindow *self)
+{
+  if (self->follow_tick == 0)
+    self->follow_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->column_view),
+                                                      follow_tick_cb, self, NULL);
+}
+
+static void
+vadjustment_changed_cb (GtkAdjustment *adjustment,
+                        FmvWindow     *self)
+{
+  if (fmv_window_get_follow (self))
+    fmv_window_follow_now (self);
+}
+
+void
+fmv_window_select_position (FmvWindow *self,
+                            guint      position)
+{
+  gtk_single_selection_set_selected (self->selection, position);
+  fmv_window_scroll_to (self, position);
+}
+
+static void
+list_items_changed_cb (GListModel *model,
+                       guint       position,
+                       guint       removed,
+                       guint       added,
+                       FmvWindow  *self)
+{
+  fmv_window_update_status (self);
+}
+
+static void
+list_resetting_cb (FmvEventList *list,
+                   FmvWindow    *self)
+{
+  guint selected = gtk_single_selection_get_selected (self->selection);
+
+  /* Keep the selected event across the change without GtkSingleSelection looking for it
+   * among every new item (see fmv-event-list.c). */
+  self->had_selection = selected != GTK_INVALID_LIST_POSITION;
+  if (self->had_selection)
+    self->selected_row = fmv_event_list_get_row (list, selected);
+  self->resetting = TRUE;
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+}
+
+static void
+list_reset_cb (FmvEventList *list,
+               gboolean      everything,
+               FmvWindow    *self)
+{
+  guint position;
+  gboolean kept;
+
+  self->resetting = FALSE;
+  kept = self->had_selection && fmv_event_list_find_row (list, self->selected_row, &position);
+  self->had_selection = FALSE;
+  if (kept)
+    gtk_single_selection_set_selected (self->selection, position);
+  else
+    fmv_detail_set_row (self->detail, NULL);
+
+  /* After a new filter or order, show the selected event, or the newest when following,
+   * or the top; a merge of new rows leaves the view where it is. */
+  if (!everything)
+    return;
+  if (kept)
+    fmv_window_scroll_to (self, position);
+  else if (fmv_window_get_follow (self))
+    fmv_window_follow_now (self);
+  else if (g_list_model_get_n_items (G_LIST_MODEL (list)) > 0)
+    fmv_window_scroll_to (self, 0);
+}
+
+static void
+selected_item_cb (GtkSingleSelection *selection,
+                  GParamSpec         *pspec,
+                  FmvWindow          *self)
+{
+  if (self->resetting)
+    return;
+  fmv_detail_set_row (self->detail, gtk_single_selection_get_selected_item (selection));
+}
+
+static void
+busy_cb (FmvEventList *list,
+         GParamSpec   *pspec,
+         FmvWindow    *self)
+{
+  gboolean busy = fmv_event_list_get_busy (list);
+
+  gtk_spinner_set_spinning (self->busy_spinner, busy);
+  fmv_window_update_empty_label (self);
+}
+
+void
+fmv_window_set_store (FmvWindow *self,
+                      FmvStore  *store)
+{
+  g_set_object (&self->store, store);
+  fmv_event_list_set_store (self->list, store);
+  if (self->live != NULL)
+    fmv_live_set_store (self->live, store);
+  fmv_detail_set_row (self->detail, NULL);
+  fmv_window_update_status (self);
+}
+
+/* ---- sorting ---------------------------------------------------------------------------- */
+
+/* GTK 4.8 cannot tell which column a GtkColumnView sorts by (that getter came in 4.10),
+ * and its sorter would be used by a GtkSortListModel that creates every item. So each
+ * column gets a sorter that only records that it was asked: comparing two probe objects
+ * with the view's sorter calls the primary column's sorter first, and the sign of the
+ * answer is the direction. The event list then sorts its own index. */
+typedef struct {
+  FmvWindow *window;
+  FmvColumn column;
+} Probe;
+
+static int
+probe_compare (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  Probe *probe = user_data;
+
+  probe->window->probe_column = probe->column;
+  return GTK_ORDERING_SMALLER;
+}
+
+static void
+view_sorter_changed_cb (GtkSorter       *sorter,
+                        GtkSorterChange  change,
+                        FmvWindow       *self)
+{
+  GtkOrdering order;
+
+  self->probe_column = FMV_COLUMN_NONE;
+  order = gtk_sorter_compare (sorter, self->probe_a, self->probe_b);
+  if (order == GTK_ORDERING_EQUAL || self->probe_column == FMV_COLUMN_NONE)
+    fmv_event_list_set_sort (self->list, FMV_COLUMN_NONE, FALSE);
+  else
+    fmv_event_list_set_sort (self->list, self->probe_column, order == GTK_ORDERING_LARGER);
+}
+
+static void
+setup_sorting (FmvWindow *self)
+{
+  GtkColumnViewColumn *columns[FMV_N_COLUMNS] = {
+    [FMV_COLUMN_TIME] = self->time_column,
+    [FMV_COLUMN_PROCESS] = self->process_column,
+    [FMV_COLUMN_PID] = self->pid_column,
+    [FMV_COLUMN_SYSCALL] = self->syscall_column,
+    [FMV_COLUMN_RESULT] = self->result_column,
+    [FMV_COLUMN_PATH] = self->path_column,
+    [FMV_COLUMN_DETAIL] = self->detail_column,
+  };
+
+  self->probe_a = g_object_new (G_TYPE_OBJECT, NULL);
+  self->probe_b = g_object_new (G_TYPE_OBJECT, NULL);
+  for (FmvColumn c = 0; c < FMV_N_COLUMNS; c++)
+    {
+      Probe *probe = g_new (Probe, 1);
+      g_autoptr(GtkCustomSorter) sorter = NULL;
+
+      probe->window = self;
+      probe->column = c;
+      sorter = gtk_custom_sorter_new (probe_compare, probe, g_free);
+      gtk_column_view_column_set_sorter (columns[c], GTK_SORTER (sorter));
+    }
+  g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed",
+                           G_CALLBACK (view_sorter_changed_cb), self, 0);
+}
+
+/* ---- filter ----------------------------------------------------------------------------- */
+
+static void
+show_filter_error (FmvWindow    *self,
+                   const GError *error)
+{
+  GtkEditable *delegate = gtk_editable_get_delegate (GTK_EDITABLE (self->filter_entry));
+  g_autoptr(PangoAttrList) attrs = NULL;
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->filter_entry));
+  guint column = 0;
+
+  if (error == NULL)
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->filter_entry), "error");
+      gtk_revealer_set_reveal_child (self->filter_error_revealer, FALSE);
+      if (GTK_IS_TEXT (delegate))
+        gtk_text_set_attributes (GTK_TEXT (delegate), NULL);
+      return;
+    }
+
+  gtk_widget_add_css_class (GTK_WIDGET (self->filter_entry), "error");
+  gtk_label_set_label (self->filter_error_label, error->message);
+  gtk_revealer_set_reveal_child (self->filter_error_revealer, TRUE);
+
+  /* Mark the place the parser stopped at, from there to the end of that word. */
+  if (GTK_IS_TEXT (delegate) && fmv_filter_error_column (error, &column))
+    {
+      gsize len = strlen (text);
+      gsize start = MIN ((gsize) column - 1, len);
+      gsize end = start;
+      PangoAttribute *attr;
+
+      while (end < len && text[end] != ' ')
+        end++;
+      if (end == start)
+        {
+          /* At the end of the text: mark the last character instead. */
+          start = start > 0 ? start - 1 : 0;
+          end = len;
+        }
+      attrs = pango_attr_list_new ();
+      attr = pango_attr_underline_new (PANGO_UNDERLINE_ERROR);
+      attr->start_index = start;
+      attr->end_index = end;
+      pango_attr_list_insert (attrs, attr);
+      attr = pango_attr_underline_color_new (0xe000, 0x1b00, 0x2400);
+      attr->start_index = start;
+      attr->end_index = end;
+      pango_attr_list_insert (attrs, attr);
+      gtk_text_set_attributes (GTK_TEXT (delegate), attrs);
+    }
+}
+
+static void
+filter_changed_cb (GtkSearchEntry *entry,
+                   FmvWindow      *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!fmv_event_list_set_filter (self->list, gtk_editable_get_text (GTK_EDITABLE (entry)), &error))
+    show_filter_error (self, error);
+  else
+    show_filter_error (self, NULL);
+  fmv_window_update_empty_label (self);
+}
+
+static void
+filter_stop_cb (GtkSearchEntry *entry,
+                FmvWindow      *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+}
+
+static void
+detail_filter_requested_cb (FmvDetail  *detail,
+                            const char *term,
+                            FmvWindow  *self)
+{
+  g_autofree char *text = fmv_filter_and (gtk_editable_get_text (GTK_EDITABLE (self->filter_entry)), term);
+
+  gtk_editable_set_text (GTK_EDITABLE (self->filter_entry), text);
+  gtk_editable_set_position (GTK_EDITABLE (self->filter_entry), -1);
+  /* Apply now rather than after the entry's typing delay. */
+  filter_changed_cb (self->filter_entry, self);
+}
+
+/* ---- live connection -------------------------------------------------------------------- */
+
+static void
+live_changed_cb (FmvLive    *live,
+                 GParamSpec *pspec,
+                 FmvWindow  *self)
+{
+  fmv_window_update_status (self);
+}
+
+static void
+live_appended_cb (FmvLive   *live,
+                  FmvWindow *self)
+{
+  fmv_event_list_queue_update (self->list);
+}
+
+static void
+attach_live (FmvWindow *self)
+{
+  self->live = fmv_live_new (self->store);
+  g_signal_connect_object (self->live, "notify", G_CALLBACK (live_changed_cb), self, 0);
+  g_signal_connect_object (self->live, "appended", G_CALLBACK (live_appended_cb), self, 0);
+  fmv_live_connect (self->live);
+}
+
+static void
+detach_live (FmvWindow *self)
+{
+  if (self->live == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (self->live, self);
+  g_clear_object (&self->live);
+}
+
+/* ---- opening files ---------------------------------------------------------------------- */
+
+gboolean
+fmv_window_is_pristine (FmvWindow *self)
+{
+  g_return_val_if_fail (FMV_IS_WINDOW (self), FALSE);
+
+  return self->file == NULL && !self->loading && fmv_store_get_n_rows (self->store) == 0;
+}
+
+static void
+load_done_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(FmvWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FmvStore) store = NULL;
+  g_autofree char *first_problem = NULL;
+  guint n_bad = 0;
+
+  store = fmv_capture_load_finish (result, &n_bad, &first_problem, &error);
+  if (store == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  self->loading = FALSE;
+  if (store == NULL)
+    {
+      g_autofree char *name = g_file_get_parse_name (self->file);
+      g_autofree char *text = g_strdup_printf ("Cannot open %s: %s", name, error->message);
+
+      fmv_window_show_info (self, GTK_MESSAGE_ERROR, text);
+      fmv_window_update_status (self);
+      return;
+    }
+  fmv_window_set_store (self, store);
+  if (n_bad > 0)
+    {
+      g_autofree char *text = g_strdup_printf ("%'u line%s of this capture could not be read and "
+                                               "%s skipped (%s).", n_bad, n_bad == 1 ? "" : "s",
+                                               n_bad == 1 ? "was" : "were", first_problem);
+
+      fmv_window_show_info (self, GTK_MESSAGE_WARNING, text);
+    }
+}
+
+void
+fmv_window_open_file (FmvWindow *self,
+                      GFile     *file)
+{
+  g_return_if_fail (FMV_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  detach_live (self);
+  /* A capture opens at its beginning; nothing new arrives to follow. */
+  fmv_window_set_follow (self, FALSE);
+  g_set_object (&self->file, file);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  self->loading = TRUE;
+  fmv_window_show_info (self, GTK_MESSAGE_INFO, NULL);
+  {
+    g_autoptr(FmvStore) empty = fmv_store_new ();
+
+    fmv_window_set_store (self, empty);
+  }
+  fmv_capture_load_async (file, self->cancellable, load_done_cb, g_object_ref (self));
+}
+
+/* ---- construction ----------------------------------------------------------------------- */
+
+static void
+scrolled_up_cb (FmvWindow *self)
+{
+  fmv_window_set_follow (self, FALSE);
+}
+
+static gboolean
+scroll_cb (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           FmvWindow                *self)
+{
+  /* Scrolling back through history means the newest rows should stop pulling the view. */
+  if (dy < 0)
+    scrolled_up_cb (self);
+  return FALSE;
+}
+
+static gboolean
+key_pressed_cb (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                FmvWindow             *self)
+{
+  if (keyval == GDK_KEY_Up || keyval == GDK_KEY_Page_Up || keyval == GDK_KEY_Home ||
+      keyval == GDK_KEY_KP_Up || keyval == GDK_KEY_KP_Page_Up || keyval == GDK_KEY_KP_Home)
+    scrolled_up_cb (self);
+  return FALSE;
+}
+
+static void
+setup_follow_breakers (FmvWindow *self)
+{
+  GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  GtkEventController *keys = gtk_event_controller_key_new ();
+  GtkGesture *drag = gtk_gesture_click_new ();
+
+  gtk_event_controller_set_propagation_phase (scroll, GTK_PHASE_CAPTURE);
+  g_signal_connect (scroll, "scroll", G_CALLBACK (scroll_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->scrolled_window), scroll);
+
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->column_view), keys);
+
+  /* Grabbing the scrollbar is scrolling too. */
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (drag), GTK_PHASE_CAPTURE);
+  g_signal_connect_swapped (drag, "pressed", G_CALLBACK (scrolled_up_cb), self);
+  gtk_widget_add_controller (gtk_scrolled_window_get_vscrollbar (self->scrolled_window),
+                             GTK_EVENT_CONTROLLER (drag));
+}
+
+static void
+fmv_window_dispose (GObject *object)
+{
+  FmvWindow *self = FMV_WINDOW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->status_message_source, g_source_remove);
+  if (self->scroll_tick != 0)
+    gtk_widget_remove_tick_callback (self->list_view, self->scroll_tick);
+  self->scroll_tick = 0;
+  if (self->follow_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self->column_view), self->follow_tick);
+  self->follow_tick = 0;
+  detach_live (self);
+  if (self->list != NULL)
+    g_signal_handlers_disconnect_by_data (self->list, self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), FMV_TYPE_WINDOW);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->list);
+  g_clear_object (&self->store);
+  g_clear_object (&self->file);
+  g_clear_object (&self->probe_a);
+  g_clear_object (&self->probe_b);
+
+  G_OBJECT_CLASS (fmv_window_parent_class)->dispose (object);
+}
+
+static void
+fmv_window_class_init (FmvWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = fmv_window_dispose;
+
+  g_type_ensure (FMV_TYPE_DETAIL);
+  g_type_ensure (FMV_TYPE_ROW);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/filemond/Viewer/fmv-window.ui");
+#define CHILD(name) gtk_widget_class_bind_template_child (widget_class, FmvWindow, name)
+  CHILD (start_button);
+  CHILD (stop_button);
+  CHILD (title_label);
+  CHILD (subtitle_label);
+  CHILD (info_bar);
+  CHILD (info_label);
+  CHILD (filter_bar);
+  CHILD (filter_entry);
+  CHILD (busy_spinner);
+  CHILD (filter_error_revealer);
+  CHILD (filter_error_label);
+  CHILD (stack);
+  CHILD (paned);
+  CHILD (scrolled_window);
+  CHILD (column_view);
+  CHILD (time_column);
+  CHILD (process_column);
+  CHILD (pid_column);
+  CHILD (syscall_column);
+  CHILD (result_column);
+  CHILD (path_column);
+  CHILD (detail_column);
+  CHILD (empty_label);
+  CHILD (detail);
+  CHILD (status_icon);
+  CHILD (status_title);
+  CHILD (status_description);
+  CHILD (status_retry_button);
+  CHILD (counts_label);
+  CHILD (dropped_label);
+  CHILD (backend_label);
+#undef CHILD
+  gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
+  gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, filter_stop_cb);
+  gtk_widget_class_bind_template_callback (widget_class, detail_filter_requested_cb);
+  gtk_widget_class_bind_template_callback (widget_class, fmv_cell_classes);
+  gtk_widget_class_bind_template_callback (widget_class, fmv_cell_numeric_classes);
+}
+
+static void
+fmv_window_init (FmvWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->store = fmv_store_new ();
+  self->list = fmv_event_list_new (self->store);
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->list)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      self->list_view = child;
+
+  /* After the selection's own handler: by then the view knows the new rows. */
+  g_signal_connect (self->list, "items-changed", G_CALLBACK (list_items_changed_cb), self);
+  g_signal_connect (self->list, "resetting", G_CALLBACK (list_resetting_cb), self);
+  g_signal_connect (self->list, "reset", G_CALLBACK (list_reset_cb), self);
+  g_signal_connect (self->list, "notify::busy", G_CALLBACK (busy_cb), self);
+  g_signal_connect (self->selection, "notify::selected-item", G_CALLBACK (selected_item_cb), self);
+
+  setup_sorting (self);
+  setup_follow_breakers (self);
+  g_signal_connect_object (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view)),
+                           "changed", G_CALLBACK (vadjustment_changed_cb), self, 0);
+  fmv_window_install_actions (self);
+  gtk_search_entry_set_key_capture_widget (self->filter_entry, GTK_WIDGET (self->column_view));
+}
+
+FmvWindow *
+fmv_window_new_live (GtkApplication *application)
+{
+  FmvWindow *self = g_object_new (FMV_TYPE_WINDOW, "application", application, NULL);
+
+  attach_live (self);
+  fmv_window_update_status (self);
+  return self;
+}
+
+FmvWindow *
+fmv_window_new_for_file (GtkApplication *application,
+                         GFile          *file)
+{
+  FmvWindow *self = g_object_new (FMV_TYPE_WINDOW, "application", application, NULL);
+
+  fmv_window_open_file (self, file);
+  return self;
+}

@@ -1,0 +1,187 @@
+/* bench-model.c: the viewer's numbers for a million events: memory per row (RSS growth
+ * while a generated jsonl capture loads), refilter and sort times, append throughput
+ * through the stream decoder (the live path) and batch updates of a filtered list.
+ *   bench-model [N]   (default 1000000) */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "fm-format.h"
+#include "fm-stream.h"
+#include "fmv-capture.h"
+#include "fmv-event-list.h"
+#include "fmv-test-events.h"
+
+static gsize
+rss_bytes (void)
+{
+  g_autofree char *status = NULL;
+  const char *p;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return 0;
+  p = strstr (status, "VmRSS:");
+  return p ? (gsize) strtoull (p + 6, NULL, 10) * 1024 : 0;
+}
+
+static double
+refilter (FmvEventList *list,
+          const char   *text)
+{
+  gint64 start = g_get_monotonic_time ();
+
+  if (!fmv_event_list_set_filter (list, text, NULL))
+    g_error ("filter %s does not parse", text);
+  fmv_event_list_wait (list);
+  return (g_get_monotonic_time () - start) / 1e6;
+}
+
+static gboolean
+count_event (const FmEvent *event, gpointer user_data)
+{
+  return fmv_store_append (user_data, event, NULL);
+}
+
+int
+main (int argc, char *argv[])
+{
+  guint n = argc > 1 ? (guint) strtoul (argv[1], NULL, 10) : 1000000;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GByteArray) stream = g_byte_array_new ();
+  g_autoptr(FmvStore) store = NULL;
+  g_autoptr(FmvStore) live = fmv_store_new ();
+  g_autoptr(FmvEventList) list = NULL;
+  g_autoptr(GFile) file = NULL;
+  guint8 header[FM_STREAM_HEADER_SIZE];
+  gsize rss_before, rss_after;
+  gint64 start;
+  double seconds;
+  int fd;
+
+  /* A capture file of n events. */
+  fd = g_file_open_tmp ("fmv-bench-XXXXXX.jsonl", &path, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < n; i++)
+    {
+      FmvTestEvent t;
+
+      fmv_test_event (&t, i);
+      fm_format_event (FM_FORMAT_JSONL, &t.event, text);
+      if (text->len > (1 << 20) || i + 1 == n)
+        {
+          g_assert_cmpint (write (fd, text->str, text->len), ==, (gssize) text->len);
+          g_string_truncate (text, 0);
+        }
+      fm_record_append_event (stream, &t.event);
+    }
+  close (fd);
+
+  /* Memory per row: RSS growth while loading the whole capture into a store. */
+  file = g_file_new_for_path (path);
+  rss_before = rss_bytes ();
+  start = g_get_monotonic_time ();
+  store = fmv_capture_load (file, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  seconds = (g_get_monotonic_time () - start) / 1e6;
+  rss_after = rss_bytes ();
+  g_unlink (path);
+  printf ("rows: %u\n", fmv_store_get_n_rows (store));
+  printf ("load jsonl: %.2f s (%.0f rows/s)\n", seconds, n / seconds);
+  printf ("memory per row: %.1f bytes (RSS delta %.1f MiB; store accounts %.1f bytes/row)\n",
+          (double) (rss_after - rss_before) / n, (rss_after - rss_before) / 1048576.0,
+          (double) fmv_store_get_memory_size (store) / n);
+
+  /* The live path: stream records fed 256 KiB at a time to the decoder, into a store. */
+  {
+    FmStreamCallbacks callbacks = { .event = count_event };
+    g_autoptr(FmStreamDecoder) decoder = fm_stream_decoder_new (&callbacks, live);
+
+    fm_stream_write_header (header);
+    start = g_get_monotonic_time ();
+    g_assert_true (fm_stream_decoder_feed (decoder, header, sizeof header, NULL));
+    for (gsize off = 0; off < stream->len; off += 256 * 1024)
+      g_assert_true (fm_stream_decoder_feed (decoder, stream->data + off,
+                                             MIN (256 * 1024, stream->len - off), NULL));
+    seconds = (g_get_monotonic_time () - start) / 1e6;
+    printf ("append through the stream decoder: %.0f events/s\n", n / seconds);
+  }
+
+  /* The list over a million rows. */
+  list = fmv_event_list_new (store);
+  {
+    const char *filters[] = { "result<0", "comm=sshd and not syscall=close", "path~'^/etc/'",
+                              "shadow", "errno=EACCES or errno=ENOENT", "" };
+
+    for (gsize i = 0; i < G_N_ELEMENTS (filters); i++)
+      {
+        /* Separate statements: the count must be read after the refilter. */
+        double t = refilter (list, filters[i]);
+        guint shown = g_list_model_get_n_items (G_LIST_MODEL (list));
+
+        printf ("refilter \"%s\": %.3f s -> %u rows\n", filters[i], t, shown);
+      }
+  }
+
+  start = g_get_monotonic_time ();
+  fmv_event_list_set_sort (list, FMV_COLUMN_PATH, FALSE);
+  fmv_event_list_wait (list);
+  printf ("sort all rows by path: %.3f s\n", (g_get_monotonic_time () - start) / 1e6);
+  start = g_get_monotonic_time ();
+  fmv_event_list_set_sort (list, FMV_COLUMN_PID, TRUE);
+  fmv_event_list_wait (list);
+  printf ("sort all rows by pid, descending: %.3f s\n", (g_get_monotonic_time () - start) / 1e6);
+  fmv_event_list_set_sort (list, FMV_COLUMN_NONE, FALSE);
+  fmv_event_list_wait (list);
+
+  /* Batches arriving into a filtered list of a million rows, as the live view gets them. */
+  {
+    const guint batches = 100, batch = 2000;
+    double worst = 0, total = 0;
+
+    refilter (list, "result<0");
+    for (guint b = 0; b < batches; b++)
+      {
+        for (guint i = 0; i < batch; i++)
+          {
+            FmvTestEvent t;
+
+            fmv_test_event (&t, n + b * batch + i);
+            fmv_store_append (store, &t.event, NULL);
+          }
+        start = g_get_monotonic_time ();
+        fmv_event_list_update_now (list);
+        seconds = (g_get_monotonic_time () - start) / 1e6;
+        worst = MAX (worst, seconds);
+        total += seconds;
+      }
+    printf ("filtered batch of %u rows into the list: %.2f ms average, %.2f ms worst\n",
+            batch, total / batches * 1e3, worst * 1e3);
+
+    fmv_event_list_set_sort (list, FMV_COLUMN_PATH, FALSE);
+    fmv_event_list_wait (list);
+    worst = total = 0;
+    for (guint b = 0; b < 20; b++)
+      {
+        for (guint i = 0; i < batch; i++)
+          {
+            FmvTestEvent t;
+
+            fmv_test_event (&t, n + (batches + b) * batch + i);
+            fmv_store_append (store, &t.event, NULL);
+          }
+        start = g_get_monotonic_time ();
+        fmv_event_list_update_now (list);
+        seconds = (g_get_monotonic_time () - start) / 1e6;
+        worst = MAX (worst, seconds);
+        total += seconds;
+      }
+    printf ("sorted (by path) batch of %u rows merged into the list: %.2f ms average, %.2f ms worst\n",
+            batch, total / 20 * 1e3, worst * 1e3);
+  }
+  return 0;
+}

@@ -1,0 +1,645 @@
+/* test-model.c: the viewer's model without a display: the record store, the filtered and
+ * sorted event list, capture files and "filter on this value" terms. */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fm-error.h"
+#include "fm-filter.h"
+#include "fmv-capture.h"
+#include "fmv-event-list.h"
+#include "fmv-filter-term.h"
+#include "fmv-row.h"
+#include "fmv-store.h"
+#include "fmv-test-events.h"
+
+static FmvStore *
+store_with (guint n)
+{
+  FmvStore *store = fmv_store_new ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      FmvTestEvent t;
+
+      fmv_test_event (&t, i);
+      g_assert_true (fmv_store_append (store, &t.event, NULL));
+    }
+  return store;
+}
+
+static gboolean
+row_matches (FmvStore   *store,
+             guint       row,
+             const char *filter_text)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FmFilter) filter = fm_filter_new (filter_text, &error);
+  FmEvent ev;
+
+  g_assert_no_error (error);
+  fmv_store_get_event (store, row, &ev);
+  return fm_filter_match (filter, &ev);
+}
+
+/* ---- store ------------------------------------------------------------------------------ */
+
+static void
+test_store_reads_back_every_field (void)
+{
+  g_autoptr(FmvStore) store = store_with (5000);
+
+  g_assert_cmpuint (fmv_store_get_n_rows (store), ==, 5000);
+  for (guint i = 0; i < 5000; i++)
+    {
+      FmvTestEvent t;
+      FmEvent ev;
+
+      fmv_test_event (&t, i);
+      fmv_store_get_event (store, i, &ev);
+      g_assert_true (fm_event_equal (&ev, &t.event));
+      g_assert_cmpint (fmv_store_get_result (store, i), ==, t.event.result);
+    }
+  g_assert_cmpuint (fmv_store_get_last_seq (store), ==, 5000);
+}
+
+static void
+test_store_keeps_bytes_and_spans_chunks (void)
+{
+  g_autoptr(FmvStore) store = fmv_store_new ();
+  g_autofree char *long_path = g_strnfill (FM_PATH_MAX - 1, 'p');
+  const char odd[] = "/tmp/caf\xe9-\xff";
+  FmEvent ev = { .seq = 1, .syscall_nr = 257, .result = -2 };
+  FmEvent back;
+  guint row;
+
+  long_path[0] = '/';
+  /* 4 MiB chunks: a few thousand 8 KiB records cross several chunk boundaries. */
+  for (guint i = 0; i < 2000; i++)
+    {
+      ev.seq = i + 1;
+      fm_event_set_strings (&ev, "cat", long_path, long_path, "x");
+      g_assert_true (fmv_store_append (store, &ev, &row));
+      g_assert_cmpuint (row, ==, i);
+    }
+  fm_event_set_strings (&ev, "c\xfft", odd, NULL, "AT_FDCWD");
+  g_assert_true (fmv_store_append (store, &ev, &row));
+
+  for (guint i = 0; i < 2000; i++)
+    {
+      fmv_store_get_event (store, i, &back);
+      g_assert_cmpuint (back.path_len, ==, FM_PATH_MAX - 1);
+      g_assert_cmpmem (back.path2, back.path2_len, long_path, FM_PATH_MAX - 1);
+    }
+  fmv_store_get_event (store, row, &back);
+  g_assert_cmpmem (back.path, back.path_len, odd, strlen (odd));
+  g_assert_cmpmem (back.comm, back.comm_len, "c\xfft", 3);
+  g_assert_cmpuint (fmv_store_get_memory_size (store), >, 2000u * 2 * (FM_PATH_MAX - 1));
+}
+
+/* ---- rows ------------------------------------------------------------------------------- */
+
+static void
+test_row_formats_columns (void)
+{
+  g_autoptr(FmvStore) store = fmv_store_new ();
+  FmEvent ev = { .seq = 7, .pid = 812, .result = -13, .syscall_nr = fm_syscall_by_name ("openat")->nr,
+                 .time_ns = G_GUINT64_CONSTANT (1764763200123456789) };
+  g_autoptr(FmvRow) row = NULL;
+  g_autofree char *process = NULL, *pid = NULL, *syscall = NULL, *result = NULL, *path = NULL;
+  g_autofree char *time = NULL;
+  gboolean failed;
+
+  fm_event_set_strings (&ev, "ssh\xff", "/etc/shadow", "/etc/shadow-", "O_RDONLY");
+  g_assert_true (fmv_store_append (store, &ev, NULL));
+  row = fmv_row_new (store, 0);
+  g_object_get (row, "process", &process, "pid", &pid, "syscall", &syscall, "result", &result,
+                "path", &path, "failed", &failed, "time", &time, NULL);
+  g_assert_cmpstr (process, ==, "ssh\\xff");
+  g_assert_cmpstr (pid, ==, "812");
+  g_assert_cmpstr (syscall, ==, "openat");
+  g_assert_cmpstr (result, ==, "-EACCES");
+  g_assert_cmpstr (path, ==, "/etc/shadow → /etc/shadow-");
+  g_assert_true (failed);
+  /* Local time, microseconds. */
+  g_assert_true (g_str_has_suffix (time, ".123456"));
+}
+
+/* ---- list ------------------------------------------------------------------------------- */
+
+static void
+test_list_shows_every_row_without_filter (void)
+{
+  g_autoptr(FmvStore) store = store_with (1000);
+  g_autoptr(FmvEventList) list = fmv_event_list_new (store);
+  g_autoptr(FmvRow) a = NULL;
+  g_autoptr(FmvRow) b = NULL;
+  FmvTestEvent t;
+
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 1000);
+  g_assert_true (g_list_model_get_item_type (G_LIST_MODEL (list)) == FMV_TYPE_ROW);
+  a = g_list_model_get_item (G_LIST_MODEL (list), 999);
+  b = g_list_model_get_item (G_LIST_MODEL (list), 999);
+  /* One object per row while it lives: selection models compare items by pointer. */
+  g_assert_true (a == b);
+  g_assert_cmpuint (fmv_row_get_row (a), ==, 999);
+  g_assert_null (g_list_model_get_item (G_LIST_MODEL (list), 1000));
+
+  fmv_test_event (&t, 1000);
+  g_assert_true (fmv_store_append (store, &t.event, NULL));
+  fmv_event_list_update_now (list);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 1001);
+}
+
+typedef struct {
+  guint position, removed, added, calls;
+} Changes;
+
+static void
+items_changed_cb (GListModel *model, guint position, guint removed, guint added, Changes *c)
+{
+  c->position = position;
+  c->removed = removed;
+  c->added = added;
+  c->calls++;
+}
+
+static void
+assert_list_is (FmvEventList *list,
+                FmvStore     *store,
+                const char   *filter_text)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (list));
+  guint expected = 0;
+  guint position = 0;
+
+  for (guint row = 0; row < fmv_store_get_n_rows (store); row++)
+    if (filter_text == NULL || row_matches (store, row, filter_text))
+      {
+        g_assert_cmpuint (position, <, n);
+        g_assert_cmpuint (fmv_event_list_get_row (list, position), ==, row);
+        position++;
+        expected++;
+      }
+  g_assert_cmpuint (n, ==, expected);
+}
+
+static void
+test_list_filters_in_background_and_keeps_up (void)
+{
+  g_autoptr(FmvStore) store = store_with (20000);
+  g_autoptr(FmvEventList) list = fmv_event_list_new (store);
+  g_autoptr(GError) error = NULL;
+  Changes changes = { 0 };
+
+  g_signal_connect (list, "items-changed", G_CALLBACK (items_changed_cb), &changes);
+  g_assert_true (fmv_event_list_set_filter (list, "result<0", &error));
+  g_assert_no_error (error);
+  g_assert_true (fmv_event_list_get_busy (list));
+  fmv_event_list_wait (list);
+  g_assert_false (fmv_event_list_get_busy (list));
+  /* One items-changed replaces everything. */
+  g_assert_cmpuint (changes.calls, ==, 1);
+  g_assert_cmpuint (changes.position, ==, 0);
+  g_assert_cmpuint (changes.removed, ==, 20000);
+  assert_list_is (list, store, "result<0");
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), >, 1000);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), <, 6000);
+
+  /* Rows appended later are matched as they come, at the end. */
+  for (guint i = 20000; i < 21000; i++)
+    {
+      FmvTestEvent t;
+
+      fmv_test_event (&t, i);
+      g_assert_true (fmv_store_append (store, &t.event, NULL));
+    }
+  changes.calls = 0;
+  fmv_event_list_update_now (list);
+  g_assert_cmpuint (changes.calls, ==, 1);
+  g_assert_cmpuint (changes.removed, ==, 0);
+  assert_list_is (list, store, "result<0");
+
+  /* Back to everything, at once. */
+  g_assert_true (fmv_event_list_set_filter (list, "  ", &error));
+  g_assert_false (fmv_event_list_get_busy (list));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 21000);
+}
+
+static void
+test_list_rows_arriving_during_refilter_are_kept (void)
+{
+  g_autoptr(FmvStore) store = store_with (50000);
+  g_autoptr(FmvEventList) list = fmv_event_list_new (store);
+
+  g_assert_true (fmv_event_list_set_filter (list, "comm=sshd", NULL));
+  /* Appended while the worker runs over the first 50000. */
+  for (guint i = 50000; i < 52000; i++)
+    {
+      FmvTestEvent t;
+
+      fmv_test_event (&t, i);
+      g_assert_true (fmv_store_append (store, &t.event, NULL));
+    }
+  fmv_event_list_queue_update (list);
+  fmv_event_list_wait (list);
+  assert_list_is (list, store, "comm=sshd");
+}
+
+static void
+test_list_newer_filter_wins (void)
+{
+  g_autoptr(FmvStore) store = store_with (50000);
+  g_autoptr(FmvEventList) list = fmv_event_list_new (store);
+
+  g_assert_true (fmv_event_list_set_filter (list, "comm=bash", NULL));
+  g_assert_true (fmv_event_list_set_filter (list, "result<0", NULL));
+  g_assert_true (fmv_event_list_set_filter (list, "syscall=openat", NULL));
+  fmv_event_list_wait (list);
+  g_assert_cmpstr (fmv_event_list_get_filter (list), ==, "syscall=openat");
+  assert_list_is (list, store, "syscall=openat");
+}
+
+static void
+test_list_bad_filter_keeps_previous (void)
+{
+  g_autoptr(FmvStore) store = store_with (3000);
+  g_autoptr(FmvEventList) list = fmv_event_list_new (store);
+  g_autoptr(GError) error = NULL;
+  guint column = 0;
+
+  g_assert_true (fmv_event_list_set_filter (list, "result<0", NULL));
+  fmv_event_list_wait (list);
+  g_assert_false (fmv_event_list_set_filter (list, "result<0 and comm=", &error));
+  g_assert_error (error, FM_ERROR, FM_ERROR_PARSE);
+  g_assert_true (fmv_filter_error_column (error, &column));
+  g_assert_cmpuint (column, >=, 14);
+  g_assert_cmpuint (column, <=, 19);
+  g_assert_false (fmv_event_list_get_busy (list));
+  g_assert_cmpstr (fmv_event_list_get_filter (list), ==, "result<0");
+  assert_list_is (list, store, "result<0");
+}
+
+typedef struct {
+  FmvColumn column;
+  const char *property;
+} SortCase;
+
+static int
+compare_texts (FmvRow *a, FmvRow *b, FmvColumn column)
+{
+  FmEvent ea, eb;
+
+  fmv_row_get_event (a, &ea);
+  fmv_row_get_event (b, &eb);
+  switch (column)
+    {
+    case FMV_COLUMN_TIME:
+      return (ea.time_ns > eb.time_ns) - (ea.time_ns < eb.time_ns);
+    case FMV_COLUMN_PROCESS:
+      return strcmp (ea.comm, eb.comm);
+    case FMV_COLUMN_PID:
+      return (ea.pid > eb.pid) - (ea.pid < eb.pid);
+    case FMV_COLUMN_SYSCALL:
+      {
+        char na[16], nb[16];
+
+        return strcmp (fm_syscall_name (ea.syscall_nr, na), fm_syscall_name (eb.syscall_nr, nb));
+      }
+    case FMV_COLUMN_RESULT:
+      return (ea.result > eb.result) - (ea.result < eb.result);
+    case FMV_COLUMN_PATH:
+      return strcmp (ea.path, eb.path);
+    case FMV_COLUMN_DETAIL:
+      return strcmp (ea.detail, eb.detail);
+    case FMV_COLUMN_NONE:
+    case FMV_N_COLUMNS:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+assert_sorted (FmvEventList *list,
+               FmvColumn     column,
+               gboolean      descending)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (list));
+
+  for (guint i = 1; i < n; i++)
+    {
+      g_autoptr(FmvRow) a = g_list_model_get_item (G_LIST_MODEL (list), i - 1);
+      g_autoptr(FmvRow) b = g_list_model_get_item (G_LIST_MODEL (list), i);
+      int r = compare_texts (a, b, column);
+
+      if (descending)
+        r = -r;
+      g_assert_cmpint (r, <=, 0);
+      /* Ties keep arrival order (reversed when descending). */
+      if (r == 0)
+        g_assert_true (descending ? fmv_row_get_row (a) > fmv_row_get_row (b)
+                                  : fmv_row_get_row (a) < fmv_row_get_row (b));
+    }
+}
+
+static void
+test_list_sorts_by_every_column_and_merges_new_rows (void)
+{
+  for (FmvColumn column = 0; column < FMV_N_COLUMNS; column++)
+    for (int descending = 0; descending < 2; descending++)
+      {
+        g_autoptr(FmvStore) store = store_with (4000);
+        g_autoptr(FmvEventList) list = fmv_event_list_new (store);
+
+        g_assert_true (fmv_event_list_set_filter (list, "not syscall=close", NULL));
+        fmv_event_list_set_sort (list, column, descending);
+        fmv_event_list_wait (list);
+        assert_sorted (list, column, descending);
+
+        for (guint i = 4000; i < 4500; i++)
+          {
+            FmvTestEvent t;
+
+            fmv_test_event (&t, i);
+            g_assert_true (fmv_store_append (store, &t.event, NULL));
+          }
+        fmv_event_list_update_now (list);
+        assert_sorted (list, column, descending);
+        g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), >, 3500);
+
+        /* Arrival order again. */
+        fmv_event_list_set_sort (list, FMV_COLUMN_NONE, FALSE);
+        fmv_event_list_wait (list);
+        assert_list_is (list, store, "not syscall=close");
+      }
+}
+
+static void
+test_list_finds_failures_both_ways (void)
+{
+  g_autoptr(FmvStore) store = store_with (3000);
+  g_autoptr(FmvEventList) list = fmv_event_list_new (store);
+  guint position = 0, first = 0, count = 0, last = 0;
+
+  g_assert_true (fmv_event_list_find_failure (list, G_MAXUINT, TRUE, &first));
+  g_assert_cmpint (fmv_store_get_result (store, first), <, 0);
+  for (guint p = 0; p < first; p++)
+    g_assert_cmpint (fmv_store_get_result (store, p), >=, 0);
+
+  position = G_MAXUINT;
+  while (fmv_event_list_find_failure (list, position, TRUE, &position))
+    {
+      g_assert_cmpint (fmv_store_get_result (store, position), <, 0);
+      last = position;
+      count++;
+    }
+  g_assert_cmpuint (count, >, 100);
+
+  g_assert_true (fmv_event_list_find_failure (list, G_MAXUINT, FALSE, &position));
+  g_assert_cmpuint (position, ==, last);
+  g_assert_false (fmv_event_list_find_failure (list, first, FALSE, &position));
+
+  /* Filtered to successes only: nothing to find. */
+  g_assert_true (fmv_event_list_set_filter (list, "result>=0", NULL));
+  fmv_event_list_wait (list);
+  g_assert_false (fmv_event_list_find_failure (list, G_MAXUINT, TRUE, &position));
+}
+
+static void
+test_list_find_row_maps_back (void)
+{
+  g_autoptr(FmvStore) store = store_with (3000);
+  g_autoptr(FmvEventList) list = fmv_event_list_new (store);
+  guint position;
+
+  g_assert_true (fmv_event_list_set_filter (list, "result<0", NULL));
+  fmv_event_list_wait (list);
+  for (guint p = 0; p < g_list_model_get_n_items (G_LIST_MODEL (list)); p++)
+    {
+      g_assert_true (fmv_event_list_find_row (list, fmv_event_list_get_row (list, p), &position));
+      g_assert_cmpuint (position, ==, p);
+    }
+  fmv_event_list_set_sort (list, FMV_COLUMN_PATH, TRUE);
+  fmv_event_list_wait (list);
+  g_assert_true (fmv_event_list_find_row (list, fmv_event_list_get_row (list, 17), &position));
+  g_assert_cmpuint (position, ==, 17);
+  for (guint row = 0; row < 3000; row++)
+    if (fmv_store_get_result (store, row) >= 0)
+      {
+        g_assert_false (fmv_event_list_find_row (list, row, &position));
+        break;
+      }
+}
+
+static void
+test_list_set_store_replaces_rows (void)
+{
+  g_autoptr(FmvStore) store = store_with (3000);
+  g_autoptr(FmvStore) other = store_with (10);
+  g_autoptr(FmvEventList) list = fmv_event_list_new (store);
+  g_autoptr(FmvStore) empty = fmv_store_new ();
+
+  fmv_event_list_set_store (list, other);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 10);
+  g_assert_true (fmv_event_list_set_filter (list, "result>=0", NULL));
+  fmv_event_list_set_store (list, store);
+  fmv_event_list_wait (list);
+  assert_list_is (list, store, "result>=0");
+  fmv_event_list_set_store (list, empty);
+  fmv_event_list_wait (list);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 0);
+}
+
+/* ---- capture files ---------------------------------------------------------------------- */
+
+static void
+save_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  GAsyncResult **out = user_data;
+
+  *out = g_object_ref (result);
+}
+
+static void
+test_capture_round_trip (void)
+{
+  g_autoptr(FmvStore) store = store_with (3000);
+  g_autoptr(FmvStore) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GFile) file = NULL;
+  FmEvent odd = { .seq = 9999, .syscall_nr = 257, .result = -13 };
+  guint64 written = 0;
+  guint n_bad = 99;
+  int fd;
+
+  fm_event_set_strings (&odd, "t\xe9st", "/tmp/\xff\xfe name \"quoted\"\n", NULL, "O_RDONLY");
+  g_assert_true (fmv_store_append (store, &odd, NULL));
+
+  fd = g_file_open_tmp ("fmv-test-XXXXXX.jsonl", &path, &error);
+  g_assert_no_error (error);
+  fmv_capture_save_async (store, fd, FM_FORMAT_JSONL, NULL, save_done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (fmv_capture_save_finish (result, &written, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (written, ==, 3001);
+
+  file = g_file_new_for_path (path);
+  back = fmv_capture_load (file, NULL, &n_bad, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_bad, ==, 0);
+  g_assert_cmpuint (fmv_store_get_n_rows (back), ==, 3001);
+  for (guint i = 0; i < 3001; i++)
+    {
+      FmEvent a, b;
+
+      fmv_store_get_event (store, i, &a);
+      fmv_store_get_event (back, i, &b);
+      g_assert_true (fm_event_equal (&a, &b));
+    }
+  g_unlink (path);
+}
+
+static char *
+write_temp (const char *contents)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = NULL;
+  int fd = g_file_open_tmp ("fmv-test-XXXXXX.jsonl", &path, &error);
+
+  g_assert_no_error (error);
+  close (fd);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static void
+test_capture_skips_and_counts_bad_lines (void)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FmvStore) back = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *problem = NULL;
+  guint n_bad = 0;
+
+  for (guint i = 0; i < 10; i++)
+    {
+      FmvTestEvent t;
+
+      fmv_test_event (&t, i);
+      fm_format_event (FM_FORMAT_JSONL, &t.event, text);
+      if (i == 4)
+        g_string_append (text, "{\"seq\": oops\n\r\n   \n");
+    }
+  /* The last line has no newline: it still counts. */
+  g_string_truncate (text, text->len - 1);
+  path = write_temp (text->str);
+  file = g_file_new_for_path (path);
+  back = fmv_capture_load (file, NULL, &n_bad, &problem, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (fmv_store_get_n_rows (back), ==, 10);
+  g_assert_cmpuint (n_bad, ==, 1);
+  g_assert_true (g_str_has_prefix (problem, "line 6: "));
+  g_unlink (path);
+}
+
+static void
+test_capture_refuses_other_files (void)
+{
+  g_autofree char *path = write_temp ("this is not\na capture\n");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) missing = g_file_new_for_path ("/nonexistent/capture.jsonl");
+  g_autoptr(GError) error = NULL;
+  FmvStore *store;
+
+  store = fmv_capture_load (file, NULL, NULL, NULL, &error);
+  g_assert_null (store);
+  g_assert_error (error, FM_ERROR, FM_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "line 1"));
+  g_clear_error (&error);
+
+  store = fmv_capture_load (missing, NULL, NULL, NULL, &error);
+  g_assert_null (store);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_unlink (path);
+}
+
+/* ---- filter terms ----------------------------------------------------------------------- */
+
+static void
+test_terms_match_their_event_only (void)
+{
+  static const FmvTermField fields[] = {
+    FMV_TERM_COMM, FMV_TERM_PID, FMV_TERM_PPID, FMV_TERM_TID, FMV_TERM_UID, FMV_TERM_SYSCALL,
+    FMV_TERM_RESULT, FMV_TERM_PATH, FMV_TERM_PATH2,
+  };
+  FmEvent ev = { .seq = 1, .pid = 10, .ppid = 9, .tid = 11, .uid = 1000, .result = -13,
+                 .syscall_nr = fm_syscall_by_name ("renameat2")->nr };
+  FmEvent other = { .seq = 2, .pid = 20, .ppid = 19, .tid = 21, .uid = 0, .result = 5,
+                    .syscall_nr = fm_syscall_by_name ("openat")->nr };
+
+  fm_event_set_strings (&ev, "my prog", "/tmp/it's a \\ \"file\" or not", "/tmp/\xff-and", "");
+  fm_event_set_strings (&other, "and", "/tmp/x", "/tmp/y", "");
+  for (gsize i = 0; i < G_N_ELEMENTS (fields); i++)
+    {
+      g_autofree char *term = fmv_filter_term (fields[i], &ev);
+      g_autofree char *combined = fmv_filter_and ("comm=x or comm='my prog'", term);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(FmFilter) filter = fm_filter_new (term, &error);
+      g_autoptr(FmFilter) both = NULL;
+
+      g_test_message ("term: %s", term);
+      g_assert_no_error (error);
+      g_assert_true (fm_filter_match (filter, &ev));
+      g_assert_false (fm_filter_match (filter, &other));
+      both = fm_filter_new (combined, &error);
+      g_assert_no_error (error);
+      g_assert_true (fm_filter_match (both, &ev));
+    }
+  g_assert_null (fmv_filter_term (FMV_TERM_NONE, &ev));
+  {
+    g_autofree char *term = fmv_filter_term (FMV_TERM_COMM, &other);
+    g_autoptr(FmFilter) filter = fm_filter_new (term, NULL);
+
+    /* A value spelled like an operator is quoted. */
+    g_assert_nonnull (filter);
+    g_assert_true (fm_filter_match (filter, &other));
+  }
+  {
+    g_autofree char *joined = fmv_filter_and ("", "pid=1");
+
+    g_assert_cmpstr (joined, ==, "pid=1");
+  }
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/viewer/store/reads-back-every-field", test_store_reads_back_every_field);
+  g_test_add_func ("/viewer/store/keeps-bytes-and-spans-chunks", test_store_keeps_bytes_and_spans_chunks);
+  g_test_add_func ("/viewer/row/formats-columns", test_row_formats_columns);
+  g_test_add_func ("/viewer/list/shows-every-row-without-filter", test_list_shows_every_row_without_filter);
+  g_test_add_func ("/viewer/list/filters-in-background-and-keeps-up", test_list_filters_in_background_and_keeps_up);
+  g_test_add_func ("/viewer/list/rows-arriving-during-refilter-are-kept", test_list_rows_arriving_during_refilter_are_kept);
+  g_test_add_func ("/viewer/list/newer-filter-wins", test_list_newer_filter_wins);
+  g_test_add_func ("/viewer/list/bad-filter-keeps-previous", test_list_bad_filter_keeps_previous);
+  g_test_add_func ("/viewer/list/sorts-by-every-column-and-merges-new-rows", test_list_sorts_by_every_column_and_merges_new_rows);
+  g_test_add_func ("/viewer/list/finds-failures-both-ways", test_list_finds_failures_both_ways);
+  g_test_add_func ("/viewer/list/find-row-maps-back", test_list_find_row_maps_back);
+  g_test_add_func ("/viewer/list/set-store-replaces-rows", test_list_set_store_replaces_rows);
+  g_test_add_func ("/viewer/capture/round-trip", test_capture_round_trip);
+  g_test_add_func ("/viewer/capture/skips-and-counts-bad-lines", test_capture_skips_and_counts_bad_lines);
+  g_test_add_func ("/viewer/capture/refuses-other-files", test_capture_refuses_other_files);
+  g_test_add_func ("/viewer/terms/match-their-event-only", test_terms_match_their_event_only);
+
+  return g_test_run ();
+}

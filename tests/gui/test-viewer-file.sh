@@ -1,0 +1,56 @@
+#!/bin/bash
+# test-viewer-file.sh: under Xvfb, the viewer opens a saved capture without any daemon or
+# system bus and shows its rows, failed calls in red; a capture without failures shows no
+# red, and a file that is not a capture leaves a readable window. Screenshots go to the
+# build directory (tests/gui/viewer-*.png).
+#   test-viewer-file.sh   (FILEMON_BUILD_DIR set)
+set -uo pipefail
+. "$(dirname "$0")/viewer-lib.sh"
+
+tmp=$(mktemp -d)
+out=$FILEMON_BUILD_DIR/tests/gui
+cleanup() {
+  stop_viewer
+  stop_xvfb
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# No system bus at all: the file view must not need one.
+export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$tmp/no-such-bus
+
+"$FILEMON_BUILD_DIR/tests/gui/fmv-make-capture" 3000 "$tmp/capture.jsonl" || fail "cannot make a capture"
+start_xvfb "$tmp"
+
+start_viewer "$tmp" root "$tmp/capture.jsonl"
+wait_for_red "$tmp" 300 20 viewer-file
+check_not_blank "$tmp/viewer-file.png"
+cp "$tmp/viewer-file.png" "$out/viewer-file.png"
+stop_viewer
+
+# Only successful calls: rows, but nothing red. Proves the red above is the failed rows.
+grep -v '"result":-' "$tmp/capture.jsonl" > "$tmp/ok.jsonl"
+[ -s "$tmp/ok.jsonl" ] || fail "no successful events in the capture"
+start_viewer "$tmp" root "$tmp/ok.jsonl"
+sleep 3
+viewer_alive || { cat "$tmp/viewer.log"; fail "the viewer exited on a capture without failures"; }
+screenshot "$tmp/viewer-ok.png"
+check_not_blank "$tmp/viewer-ok.png"
+red=$(red_pixels "$tmp/viewer-ok.png")
+[ "$red" -lt 50 ] || fail "a capture without failures shows $red red pixels"
+stop_viewer
+
+# Not a capture: the window stays up and says why.
+printf 'hello\nworld\n' > "$tmp/not-a-capture.jsonl"
+start_viewer "$tmp" root "$tmp/not-a-capture.jsonl"
+sleep 2
+viewer_alive || { cat "$tmp/viewer.log"; fail "the viewer exited on a bad file"; }
+screenshot "$tmp/viewer-bad.png"
+check_not_blank "$tmp/viewer-bad.png"
+cp "$tmp/viewer-bad.png" "$out/viewer-bad-file.png"
+stop_viewer
+
+if grep -E 'CRITICAL|WARNING' "$tmp/viewer.log"; then
+  fail "the viewer logged warnings"
+fi
+echo "PASS"

@@ -1,0 +1,82 @@
+#!/bin/bash
+# test-viewer-live.sh (run by tests/bus/with-bus.sh): filemon-viewer against the real
+# filemond on the private bus, as unprivileged users.
+#  - fmtest (in the filemon group) opens the viewer on an idle daemon, starts a capture
+#    with Ctrl+E (polkit allows it through the group rule), sees the fake stap's events with
+#    the failed calls in red, stops with Ctrl+E; the rows stay.
+#  - a second viewer opened after that replays the daemon's buffer (OpenStream since-seq 0).
+#  - nobody is refused by polkit: no rows, and Ctrl+E cannot start a capture.
+set -uo pipefail
+. "$FILEMON_SOURCE_DIR/tests/gui/viewer-lib.sh"
+
+tmp=$FILEMON_TEST_TMP/gui
+out=$FILEMON_BUILD_DIR/tests/gui
+mkdir -p -m 0755 "$tmp"
+cleanup() {
+  stop_viewer
+  stop_xvfb
+}
+trap cleanup EXIT
+
+cat > "$FILEMON_FAKE_STAP_ENV" <<ENV
+export FILEMON_FAKE_STAP_FIXTURE=$FILEMON_SOURCE_DIR/tests/gui/fixtures/failures.out
+export FILEMON_FAKE_STAP_AFTER=hang
+ENV
+export G_MESSAGES_DEBUG=filemon-viewer
+
+start_xvfb "$tmp"
+[ "$(daemon_property State)" = "'idle'" ] || fail "filemond is not idle at the start"
+
+# --- fmtest: Start, events, Stop ----------------------------------------------------------
+start_viewer "$tmp" fmtest
+sleep 2
+viewer_alive || { cat "$tmp/viewer.log"; fail "the viewer exited"; }
+grep -q 'event stream open' "$tmp/viewer.log" || { cat "$tmp/viewer.log"; fail "no event stream"; }
+park_pointer
+screenshot "$tmp/live-idle.png"
+check_not_blank "$tmp/live-idle.png"
+[ "$(red_pixels "$tmp/live-idle.png")" -lt 50 ] || fail "red on screen before any event"
+
+viewer_key ctrl+e
+wait_state running 20
+park_pointer
+wait_for_red "$tmp" 300 20 live-running
+check_not_blank "$tmp/live-running.png"
+cp "$tmp/live-running.png" "$out/viewer-live.png"
+
+viewer_key ctrl+e
+wait_state idle 20
+park_pointer
+sleep 1
+screenshot "$tmp/live-stopped.png"
+[ "$(red_pixels "$tmp/live-stopped.png")" -ge 300 ] || fail "the rows went away on Stop"
+stop_viewer
+
+# --- a viewer opened later replays the buffer ----------------------------------------------
+: > "$tmp/viewer.log"
+start_viewer "$tmp" fmtest
+park_pointer
+wait_for_red "$tmp" 300 20 live-replayed
+grep -q 'since-seq 0' "$tmp/viewer.log" || fail "the viewer did not ask for the whole buffer"
+stop_viewer
+
+# --- nobody: refused --------------------------------------------------------------------
+: > "$tmp/viewer.log"
+start_viewer "$tmp" nobody
+sleep 3
+viewer_alive || { cat "$tmp/viewer.log"; fail "the viewer exited for nobody"; }
+viewer_key ctrl+e
+sleep 1
+park_pointer
+screenshot "$tmp/live-refused.png"
+check_not_blank "$tmp/live-refused.png"
+cp "$tmp/live-refused.png" "$out/viewer-refused.png"
+[ "$(red_pixels "$tmp/live-refused.png")" -lt 50 ] || fail "nobody sees events"
+grep -q 'event stream open' "$tmp/viewer.log" && fail "nobody got an event stream"
+[ "$(daemon_property State)" = "'idle'" ] || fail "nobody started a capture"
+stop_viewer
+
+if grep -E -- '-(CRITICAL|WARNING)' "$tmp/viewer.log"; then
+  fail "the viewer logged warnings"
+fi
+echo PASS

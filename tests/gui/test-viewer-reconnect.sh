@@ -1,0 +1,101 @@
+#!/bin/bash
+# test-viewer-reconnect.sh (run by tests/bus/with-bus.sh --no-daemon): filemon-viewer
+# opened while filemond is absent says so (a status page, no rows) and stays up; when
+# filemond appears it connects by itself and shows the capture; when filemond restarts it
+# keeps the rows it has and reconnects to the new daemon, taking its whole buffer.
+set -uo pipefail
+. "$FILEMON_SOURCE_DIR/tests/gui/viewer-lib.sh"
+
+tmp=$FILEMON_TEST_TMP/gui
+out=$FILEMON_BUILD_DIR/tests/gui
+mkdir -p -m 0755 "$tmp"
+daemon_pid=
+cleanup() {
+  stop_viewer
+  stop_xvfb
+  stop_daemon
+}
+
+start_daemon() {
+  FILEMON_FAKE_STAP_FIXTURE=$FILEMON_SOURCE_DIR/tests/gui/fixtures/failures.out \
+  FILEMON_FAKE_STAP_AFTER=hang \
+    setpriv --pdeathsig TERM -- "$FILEMON_BUILD_DIR/daemon/filemond" --config="$FILEMOND_CONFIG" \
+    >>"$tmp/filemond.log" 2>&1 &
+  daemon_pid=$!
+  gdbus wait --system --timeout 20 org.filemond.Filemond1 || { cat "$tmp/filemond.log"; fail "filemond did not start"; }
+}
+
+stop_daemon() {
+  [ -n "$daemon_pid" ] || return 0
+  kill -TERM "$daemon_pid" 2>/dev/null
+  wait "$daemon_pid"
+  local status=$?
+  daemon_pid=
+  # filemond kills its stap on exit; a fake stap left behind would be a bug.
+  if [ -s "$FILEMON_FAKE_STAP_PIDS" ]; then
+    while read -r pid; do
+      kill -0 "$pid" 2>/dev/null && { kill -KILL "$pid"; fail "filemond left stap $pid running"; }
+    done < "$FILEMON_FAKE_STAP_PIDS"
+  fi
+  [ "$status" = 0 ] || fail "filemond exited with $status on SIGTERM"
+}
+
+start_capture() {
+  gdbus call --system --dest org.filemond.Filemond1 --object-path /org/filemond/Filemond1 \
+    --method org.filemond.Filemond1.Start '{}' >/dev/null || fail "Start failed"
+  wait_state running 20
+}
+trap cleanup EXIT
+
+export G_MESSAGES_DEBUG=filemon-viewer
+start_xvfb "$tmp"
+
+# --- absent ------------------------------------------------------------------------------
+start_viewer "$tmp" fmtest
+sleep 3
+viewer_alive || { cat "$tmp/viewer.log"; fail "the viewer exited without a daemon"; }
+park_pointer
+screenshot "$tmp/absent.png"
+check_not_blank "$tmp/absent.png"
+cp "$tmp/absent.png" "$out/viewer-absent.png"
+[ "$(red_pixels "$tmp/absent.png")" -lt 50 ] || fail "red on screen without a daemon"
+grep -q 'filemond is not on the bus' "$tmp/viewer.log" || { cat "$tmp/viewer.log"; fail "the viewer did not notice the daemon is absent"; }
+
+# --- it appears --------------------------------------------------------------------------
+start_daemon
+start_capture
+park_pointer
+wait_for_red "$tmp" 300 20 appeared
+grep -c 'event stream open' "$tmp/viewer.log" | grep -qx 1 || fail "expected one stream so far"
+
+# --- it restarts ---------------------------------------------------------------------------
+received_before=$(grep -o '[0-9]* received in all' "$tmp/viewer.log" | tail -n 1 | cut -d' ' -f1)
+stop_daemon
+sleep 1
+viewer_alive || { cat "$tmp/viewer.log"; fail "the viewer exited when filemond stopped"; }
+park_pointer
+screenshot "$tmp/gone.png"
+[ "$(red_pixels "$tmp/gone.png")" -ge 300 ] || fail "the rows went away with the daemon"
+
+start_daemon
+start_capture
+for _ in $(seq 100); do
+  [ "$(grep -c 'event stream open' "$tmp/viewer.log")" -ge 2 ] && break
+  sleep 0.2
+done
+[ "$(grep -c 'event stream open' "$tmp/viewer.log")" -ge 2 ] || { cat "$tmp/viewer.log"; fail "no reconnection"; }
+grep 'event stream open' "$tmp/viewer.log" | tail -n 1 | grep -q 'since-seq 0' ||
+  fail "the new daemon's buffer was not asked for from the start"
+for _ in $(seq 100); do
+  received=$(grep -o '[0-9]* received in all' "$tmp/viewer.log" | tail -n 1 | cut -d' ' -f1)
+  [ "${received:-0}" -gt "${received_before:-0}" ] && break
+  sleep 0.2
+done
+[ "${received:-0}" -gt "${received_before:-0}" ] || fail "no events from the restarted daemon"
+echo "received $received_before events before the restart, $received in all"
+stop_viewer
+
+if grep -E -- '-(CRITICAL|WARNING)' "$tmp/viewer.log"; then
+  fail "the viewer logged warnings"
+fi
+echo PASS
