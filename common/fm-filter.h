@@ -1,0 +1,38 @@
+/* fm-filter.h: the filter language shared by filemonctl and filemon-viewer.
+ *
+ *   comm=sshd and result<0        errno=EACCES or errno=EPERM      path~'^/etc/'
+ *   not syscall=close             syscall=open*                    failed
+ *   (pid=1234 or ppid=1234) and not path~'\.so'                    passwd    /sh(adow)?/
+ *
+ * Fields: comm pid ppid tid uid user syscall result errno path path2 detail time duration.
+ * Operators: = != < <= > >= ~ (GRegex); `=`/`!=` on syscall, comm, path, path2, detail and
+ * user are globs when the value holds * or ?. and, or, not, parentheses (not binds tighter
+ * than and, and tighter than or). A bare word or /regex/ matches anywhere in the record;
+ * all-lowercase text matches case-insensitively. Values may be quoted with ' or ".
+ *
+ * The text is compiled once; fm_filter_match() allocates nothing.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "fm-event.h"
+
+G_BEGIN_DECLS
+
+typedef struct _FmFilter FmFilter;
+
+/* Compiles @text. Empty or blank text is a filter that matches everything. On a syntax
+ * error: NULL with FM_ERROR_PARSE whose message starts "column N: " (N counts characters
+ * from 1) and says what was expected there. */
+FmFilter *fm_filter_new (const char *text, GError **error);
+void fm_filter_free (FmFilter *filter);
+
+/* The column (from 1) a FM_ERROR_PARSE from fm_filter_new() points at, or 0. */
+guint fm_filter_error_column (const GError *error);
+
+gboolean fm_filter_match (const FmFilter *filter, const FmEvent *event);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmFilter, fm_filter_free)
+
+G_END_DECLS
