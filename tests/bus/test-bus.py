@@ -1,0 +1,633 @@
+#!/usr/bin/python3
+"""test-bus.py: filemond on a private system bus with the real polkitd.
+
+Run by with-bus.sh (as root, with DBUS_SYSTEM_BUS_ADDRESS set and filemond running with
+the fake stap). Checks go through a fresh connection per user: the check re-executes this
+file with setpriv as that user (--client NAME ...), which prints one JSON object.
+
+Output is TAP. Users: root (always authorized), fmtest (authorized through the filemon
+group rule), nobody (refused).
+"""
+
+import json
+import os
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import time
+
+import gi
+
+gi.require_version("Gio", "2.0")
+from gi.repository import Gio, GLib  # noqa: E402
+
+BUS_NAME = "org.filemond.Filemond1"
+PATH = "/org/filemond/Filemond1"
+IFACE = "org.filemond.Filemond1"
+ERR = "org.filemond.Filemond1.Error."
+USERS = {"root": 0, "fmtest": 64000, "nobody": 65534}
+
+
+# ---------------------------------------------------------------------------------------
+# The stream format (doc/stream-format.md), decoded independently of common/, so the test
+# also checks that the document is enough to write a reader.
+
+class StreamReader:
+    def __init__(self, sock):
+        self.sock = sock
+        self.buf = b""
+        self.header = None
+        self.events = []   # (seq, syscall_nr, result, comm, path, path2, detail)
+        self.gaps = []     # (first_seq, count)
+        self.dropped = []
+
+    def _parse(self):
+        if self.header is None:
+            if len(self.buf) < 16:
+                return
+            magic, version, hdr_size = struct.unpack_from("<8sII", self.buf)
+            assert magic == b"FMSTREAM", magic
+            assert version == 1, version
+            self.header = (version, hdr_size)
+            self.buf = self.buf[hdr_size:]
+        off = 0
+        while len(self.buf) - off >= 8:
+            size, rtype, aux = struct.unpack_from("<IHH", self.buf, off)
+            assert 8 <= size <= 1 << 16, size
+            if len(self.buf) - off < size:
+                break
+            rec = self.buf[off:off + size]
+            if rtype == 1:
+                seq, t, dur, pid, ppid, tid, uid, result, cl, pl, p2l, dl = \
+                    struct.unpack_from("<QQQIIIIqHHHH", rec, 8)
+                strings, pos = [], 64
+                for n in (cl, pl, p2l, dl):
+                    strings.append(rec[pos:pos + n])
+                    assert rec[pos + n] == 0
+                    pos += n + 1
+                assert pos == size, (pos, size)
+                self.events.append((seq, aux, result, *strings))
+            elif rtype == 2:
+                self.gaps.append(struct.unpack_from("<QQ", rec, 8))
+            elif rtype == 3:
+                self.dropped.append(struct.unpack_from("<Q", rec, 8)[0])
+            off += size
+        self.buf = self.buf[off:]
+
+    def read_for(self, seconds, until=None):
+        """Reads for up to @seconds, or until until(self) is true."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if until is not None and until(self):
+                return True
+            self.sock.settimeout(max(0.01, min(0.2, deadline - time.monotonic())))
+            try:
+                chunk = self.sock.recv(1 << 20)
+            except socket.timeout:
+                continue
+            if not chunk:
+                return until is not None and until(self)
+            self.buf += chunk
+            self._parse()
+        return until is not None and until(self)
+
+
+# ---------------------------------------------------------------------------------------
+# Client side: one connection, one action, one JSON line.
+
+def connect():
+    return Gio.DBusConnection.new_for_address_sync(
+        os.environ["DBUS_SYSTEM_BUS_ADDRESS"],
+        Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT
+        | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
+
+
+def error_result(e):
+    name = Gio.DBusError.get_remote_error(e) or ""
+    return {"error": name, "message": e.message}
+
+
+def call(conn, method, args, fd_list=None, out_fds=False, timeout=25000):
+    if fd_list is not None or out_fds:
+        return conn.call_with_unix_fd_list_sync(
+            BUS_NAME, PATH, IFACE, method, args, None, Gio.DBusCallFlags.NONE, timeout,
+            fd_list, None)
+    return conn.call_sync(BUS_NAME, PATH, IFACE, method, args, None,
+                          Gio.DBusCallFlags.NONE, timeout, None)
+
+
+def client_call(conn, method, args_text):
+    args = GLib.Variant.parse(None, args_text, None, None) if args_text else None
+    try:
+        if method == "OpenStream":
+            reply, fds = call(conn, method, args, out_fds=True)
+            os.close(fds.steal_fds()[0])
+            return {"ok": True}
+        if method == "Save":
+            r, w = os.pipe()
+            fds = Gio.UnixFDList.new_from_array([w])
+            reply, _ = call(conn, method, GLib.Variant("(hsa{sv})", (0, "jsonl", {})), fds)
+            os.close(r)
+            return {"ok": True, "result": reply.unpack()}
+        reply = call(conn, method, args)
+        return {"ok": True, "result": reply.unpack() if reply else None}
+    except GLib.Error as e:
+        return error_result(e)
+
+
+def client_listen(conn, seconds):
+    """Counts the Events signals this connection sees without subscribing: through a plain
+    match rule, an eavesdropping match rule and BecomeMonitor (the last two must fail)."""
+    seen = {"events": 0}
+    out = {}
+
+    def on_signal(*args):
+        seen["events"] += 1
+
+    conn.signal_subscribe(None, IFACE, "Events", PATH, None, Gio.DBusSignalFlags.NONE,
+                          on_signal)
+    for key, rule in (("match", "type='signal',interface='%s'" % IFACE),
+                      ("eavesdrop", "type='signal',interface='%s',eavesdrop='true'" % IFACE)):
+        try:
+            conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus",
+                           "org.freedesktop.DBus", "AddMatch", GLib.Variant("(s)", (rule,)),
+                           None, Gio.DBusCallFlags.NONE, 5000, None)
+            out[key] = "accepted"
+        except GLib.Error as e:
+            out[key] = error_result(e)["error"]
+    monitor = connect()
+    try:
+        monitor.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus",
+                          "org.freedesktop.DBus.Monitoring", "BecomeMonitor",
+                          GLib.Variant("(asu)", (["interface='%s'" % IFACE], 0)),
+                          None, Gio.DBusCallFlags.NONE, 5000, None)
+        out["monitor"] = "accepted"
+    except GLib.Error as e:
+        out["monitor"] = error_result(e)["error"]
+    print(json.dumps({"ready": True}), flush=True)
+    ctx = GLib.MainContext.default()
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        ctx.iteration(False)
+        time.sleep(0.01)
+    out["events"] = seen["events"]
+    return out
+
+
+def client_main(argv):
+    conn = connect()
+    if argv[0] == "call":
+        result = client_call(conn, argv[1], argv[2] if len(argv) > 2 else "")
+    elif argv[0] == "listen":
+        result = client_listen(conn, float(argv[1]))
+    elif argv[0] == "get":
+        try:
+            reply = conn.call_sync(BUS_NAME, PATH, "org.freedesktop.DBus.Properties", "Get",
+                                   GLib.Variant("(ss)", (IFACE, argv[1])), None,
+                                   Gio.DBusCallFlags.NONE, 5000, None)
+            result = {"ok": True, "result": reply.unpack()[0]}
+        except GLib.Error as e:
+            result = error_result(e)
+    else:
+        raise SystemExit("unknown client command " + argv[0])
+    print(json.dumps(result), flush=True)
+
+
+def as_user(user, *argv, background=False):
+    cmd = ["setpriv", "--reuid=%d" % USERS[user], "--regid=%d" % USERS[user],
+           "--init-groups", "--", sys.executable, os.path.abspath(__file__),
+           "--client"] + list(argv)
+    if user == "root":
+        cmd = [sys.executable, os.path.abspath(__file__), "--client"] + list(argv)
+    if background:
+        return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, timeout=60, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+# ---------------------------------------------------------------------------------------
+# The checks, as root unless said otherwise.
+
+class Tap:
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def check(self, ok, name, detail=None):
+        self.n += 1
+        print("%s %d - %s" % ("ok" if ok else "not ok", self.n, name), flush=True)
+        if not ok:
+            self.failed += 1
+            if detail is not None:
+                for line in str(detail).splitlines():
+                    print("# " + line, flush=True)
+        return ok
+
+
+def fixture(name):
+    return os.path.join(os.environ["FILEMON_SOURCE_DIR"], "tests", "stap", "fixtures", name)
+
+
+def fake_stap(fixture_name, after):
+    """What the next fake stap replays, and what it does afterwards."""
+    with open(os.environ["FILEMON_FAKE_STAP_ENV"], "w") as f:
+        f.write("export FILEMON_FAKE_STAP_FIXTURE='%s'\n" % fixture(fixture_name))
+        f.write("export FILEMON_FAKE_STAP_AFTER='%s'\n" % after)
+
+
+def prop(conn, name):
+    reply = conn.call_sync(BUS_NAME, PATH, "org.freedesktop.DBus.Properties", "Get",
+                           GLib.Variant("(ss)", (IFACE, name)), None,
+                           Gio.DBusCallFlags.NONE, 5000, None)
+    return reply.unpack()[0]
+
+
+def wait_for(pred, seconds=10.0):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if pred():
+            return True
+        time.sleep(0.02)
+    return pred()
+
+
+def start(conn, options=None):
+    call(conn, "Start", GLib.Variant("(a{sv})", (options or {},)))
+
+
+def stop_if_running(conn):
+    if prop(conn, "State") in ("starting", "running"):
+        call(conn, "Stop", None)
+    wait_for(lambda: prop(conn, "State") in ("idle", "failed"))
+
+
+def open_stream(conn, since=None):
+    opts = {} if since is None else {"since-seq": GLib.Variant("t", since)}
+    reply, fds = call(conn, "OpenStream", GLib.Variant("(a{sv})", (opts,)), out_fds=True)
+    fd = fds.steal_fds()[reply.unpack()[0]]
+    return StreamReader(socket.socket(fileno=fd))
+
+
+def save(conn, fmt, fd, options=None):
+    fds = Gio.UnixFDList.new_from_array([fd])
+    reply, _ = call(conn, "Save", GLib.Variant("(hsa{sv})", (0, fmt, options or {})), fds)
+    return reply.unpack()[0]
+
+
+def expect_error(tap, name, want, fn):
+    try:
+        fn()
+    except GLib.Error as e:
+        got = Gio.DBusError.get_remote_error(e)
+        return tap.check(got == ERR + want, name, "%s: %s" % (got, e.message))
+    return tap.check(False, name, "succeeded, expected " + want)
+
+
+def check_authorization(tap, conn):
+    """Who may call what: root and the filemon group may, nobody may not; properties are
+    readable by all."""
+    fake_stap("normal", "forever")
+    table = [
+        ("Start", "({'backend': <'stap'>},)"),
+        ("Subscribe", "(@a{sv} {},)"),
+        ("OpenStream", "(@a{sv} {},)"),
+        ("Save", ""),
+        ("Unsubscribe", ""),
+        ("Stop", ""),
+    ]
+    for user in ("root", "fmtest", "nobody"):
+        for method, args in table:
+            res = as_user(user, "call", method, args)
+            if user == "nobody":
+                tap.check(res.get("error") == ERR + "NotAuthorized",
+                          "/auth/%s/%s/refused" % (user, method), res)
+                tap.check("filemon" in res.get("message", "") or "polkit" in res.get("message", "")
+                          or "administrator" in res.get("message", ""),
+                          "/auth/%s/%s/message-says-what-to-do" % (user, method), res)
+            else:
+                tap.check(res.get("ok") is True, "/auth/%s/%s/allowed" % (user, method), res)
+            if method == "Start" and res.get("ok"):
+                wait_for(lambda: prop(conn, "State") == "running")
+        res = as_user(user, "get", "State")
+        tap.check(res.get("ok") is True, "/auth/%s/properties-readable" % user, res)
+    stop_if_running(conn)
+    # nobody's refused Start changed nothing
+    tap.check(prop(conn, "State") in ("idle", "failed"), "/auth/refused-start-has-no-effect")
+
+
+def check_no_eavesdropping(tap, conn):
+    """Events go to subscribers alone: an unprivileged connection that only listens, even
+    with an eavesdropping match rule, sees none; a subscriber does."""
+    fake_stap("normal", "repeat:20")
+    listener = as_user("nobody", "listen", "3", background=True)
+    listener_group = as_user("fmtest", "listen", "3", background=True)
+    for p in (listener, listener_group):
+        json.loads(p.stdout.readline())   # ready
+    got = {"n": 0}
+
+    def on_events(c, sender, path, iface, signal_name, params):
+        got["n"] += len(params.unpack()[0])
+    sub = conn.signal_subscribe(BUS_NAME, IFACE, "Events", PATH, None,
+                                Gio.DBusSignalFlags.NONE, on_events)
+    call(conn, "Subscribe", GLib.Variant("(a{sv})", ({},)))
+    start(conn)
+    ctx = GLib.MainContext.default()
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        ctx.iteration(False)
+        time.sleep(0.005)
+    for name, p in (("nobody", listener), ("fmtest-unsubscribed", listener_group)):
+        out = json.loads(p.stdout.read().strip().splitlines()[-1])
+        p.wait()
+        tap.check(out["events"] == 0, "/events/%s/listener-sees-nothing" % name, out)
+        tap.check(out["eavesdrop"] != "accepted", "/events/%s/eavesdrop-refused" % name, out)
+        tap.check(out["monitor"] != "accepted", "/events/%s/monitor-refused" % name, out)
+    tap.check(got["n"] > 0, "/events/subscriber-receives", got)
+    call(conn, "Unsubscribe", None)
+    conn.signal_unsubscribe(sub)
+    stop_if_running(conn)
+
+
+def check_every_event_in_order(tap, conn):
+    """A subscriber and a stream reader get every event once, in order; since-seq joins
+    the buffer and live events with no gap and no duplicate."""
+    fake_stap("normal", "repeat:200")
+    first = prop(conn, "EventCount") + 1
+    batches = []
+
+    def on_events(c, sender, path, iface, signal_name, params):
+        batches.extend(e[0] for e in params.unpack()[0])
+    sub = conn.signal_subscribe(BUS_NAME, IFACE, "Events", PATH, None,
+                                Gio.DBusSignalFlags.NONE, on_events)
+    call(conn, "Subscribe", GLib.Variant("(a{sv})", ({},)))
+    live = open_stream(conn)
+    start(conn)
+    # halfway through, a late reader asks for everything from the first event of this run
+    wait_for(lambda: prop(conn, "EventCount") >= first + 10)
+    late = open_stream(conn, since=first)
+
+    def done():
+        return prop(conn, "State") in ("failed", "idle") or \
+            prop(conn, "EventCount") >= first + 5000
+    ctx = GLib.MainContext.default()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not done():
+        ctx.iteration(False)
+        live.read_for(0.02)
+        late.read_for(0.02)
+    stop_if_running(conn)
+    last = prop(conn, "EventCount")
+    want = list(range(first, last + 1))
+    live.read_for(5, lambda r: r.events and r.events[-1][0] >= last)
+    late.read_for(5, lambda r: r.events and r.events[-1][0] >= last)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and (not batches or batches[-1] < last):
+        ctx.iteration(False)
+        time.sleep(0.005)
+    tap.check(last > first, "/order/events-were-captured", (first, last))
+    tap.check(batches == want, "/order/subscriber-gets-every-event-once-in-order",
+              "got %d events, want %d (%s..%s)" % (len(batches), len(want), first, last))
+    seqs = [e[0] for e in live.events]
+    tap.check(seqs == list(range(seqs[0], last + 1)) if seqs else False,
+              "/order/stream-reader-gets-every-live-event-in-order",
+              "%d events, gaps %s" % (len(seqs), live.gaps))
+    tap.check(not live.gaps, "/order/stream-reader-has-no-gap", live.gaps)
+    seqs = [e[0] for e in late.events]
+    tap.check(seqs == want, "/order/since-seq-joins-buffer-and-live-without-gap-or-duplicate",
+              "%d events, want %d" % (len(seqs), len(want)))
+    call(conn, "Unsubscribe", None)
+    conn.signal_unsubscribe(sub)
+    live.sock.close()
+    late.sock.close()
+
+
+def check_frozen_reader(tap, conn):
+    """A reader that stops reading is not waited for: once it reads again it learns the
+    exact number of events it missed. Another reader meanwhile gets everything."""
+    fake_stap("normal", "forever")
+    frozen = open_stream(conn)
+    frozen.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    live = open_stream(conn)
+    first = prop(conn, "EventCount") + 1
+    start(conn)
+    # far more than the stream buffer (StreamBufferBytes=64K in this run) holds
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and prop(conn, "EventCount") < first + 20000:
+        live.read_for(0.05)
+    stop_if_running(conn)
+    last = prop(conn, "EventCount")
+    live.read_for(10, lambda r: r.events and r.events[-1][0] >= last)
+    frozen.read_for(10, lambda r: r.events and r.events[-1][0] >= last)
+    got = [e[0] for e in frozen.events]
+    missed = sum(c for _, c in frozen.gaps)
+    tap.check(frozen.gaps, "/stream/frozen-reader-gets-a-gap-record", len(got))
+    covered = sorted(got + [s for f, c in frozen.gaps for s in range(f, f + c)])
+    tap.check(covered == list(range(first, last + 1)),
+              "/stream/frozen-reader-events-plus-gaps-are-exactly-every-event",
+              "events %d + missed %d, want %d" % (len(got), missed, last - first + 1))
+    tap.check([e[0] for e in live.events] == list(range(first, last + 1)),
+              "/stream/live-reader-unaffected-by-frozen-one",
+              "%d events, gaps %s" % (len(live.events), live.gaps))
+    frozen.sock.close()
+    live.sock.close()
+
+
+def check_save(tap, conn):
+    """Save through a pipe and into a file, in every format; fds that cannot be written to
+    are refused."""
+    fake_stap("normal", "exit")
+    start(conn)
+    wait_for(lambda: prop(conn, "State") in ("failed", "idle"))
+    stop_if_running(conn)
+    buffered = prop(conn, "BufferedCount")
+    tap.check(buffered > 0, "/save/buffer-holds-events", buffered)
+    for fmt in ("jsonl", "text", "csv"):
+        r, w = os.pipe()
+        chunks = []
+        import threading
+        reader = threading.Thread(target=lambda: chunks.append(os.fdopen(r, "rb").read()))
+        reader.start()
+        written = save(conn, fmt, w)
+        os.close(w)
+        reader.join(10)
+        data = b"".join(chunks)
+        tap.check(written == len(data) and written > 0,
+                  "/save/%s/pipe-gets-what-was-reported" % fmt, (written, len(data)))
+        lines = data.count(b"\n")
+        want = buffered + (1 if fmt == "csv" else 0)
+        tap.check(lines == want, "/save/%s/one-line-per-event" % fmt, (lines, want))
+    path = os.path.join(os.environ["FILEMON_TEST_TMP"], "saved.jsonl")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    written = save(conn, "jsonl", fd)
+    os.close(fd)
+    with open(path, "rb") as f:
+        content = f.read()
+    tap.check(written == len(content) and content.count(b"\n") == buffered,
+              "/save/file", (written, len(content)))
+    first = json.loads(content.splitlines()[0])
+    since = first["seq"] + 1
+    r, w = os.pipe()
+    written = save(conn, "jsonl", w, {"since-seq": GLib.Variant("t", since)})
+    os.close(w)
+    data = os.fdopen(r, "rb").read()
+    tap.check(data.count(b"\n") == buffered - 1 and
+              json.loads(data.splitlines()[0])["seq"] == since, "/save/since-seq", written)
+    ro = os.open("/dev/null", os.O_RDONLY)
+    expect_error(tap, "/save/read-only-fd-refused", "InvalidArgs", lambda: save(conn, "jsonl", ro))
+    os.close(ro)
+    d = os.open(os.environ["FILEMON_TEST_TMP"], os.O_RDONLY | os.O_DIRECTORY)
+    expect_error(tap, "/save/directory-fd-refused", "InvalidArgs", lambda: save(conn, "jsonl", d))
+    os.close(d)
+    r, w = os.pipe()
+    expect_error(tap, "/save/unknown-format-refused", "InvalidArgs",
+                 lambda: save(conn, "xml", w))
+    expect_error(tap, "/save/unknown-option-refused", "InvalidArgs",
+                 lambda: save(conn, "jsonl", w, {"bogus": GLib.Variant("b", True)}))
+    # the reader goes away mid-write: an Io error, not a hung or dead daemon
+    os.close(r)
+    expect_error(tap, "/save/closed-reader-is-io-error", "Io", lambda: save(conn, "jsonl", w))
+    os.close(w)
+    tap.check(prop(conn, "State") in ("idle", "failed"), "/save/daemon-alive-after-faults")
+
+
+def check_hostile_arguments(tap, conn):
+    cases = [
+        ("unknown-key", {"bogus": GLib.Variant("s", "x")}, "bogus"),
+        ("wrong-type", {"pids": GLib.Variant("as", ["1"])}, "pids"),
+        ("empty-syscalls", {"syscalls": GLib.Variant("as", [])}, "syscalls"),
+        ("unknown-syscall", {"syscalls": GLib.Variant("as", ["openat", "frobnicate"])},
+         "frobnicate"),
+        ("unknown-backend", {"backend": GLib.Variant("s", "dtrace")}, "dtrace"),
+        ("huge-string", {"comms": GLib.Variant("as", ["x" * 1000000])}, "comms"),
+        ("relative-prefix", {"path-prefixes": GLib.Variant("as", ["etc"])}, "path-prefixes"),
+    ]
+    for name, opts, culprit in cases:
+        try:
+            start(conn, opts)
+            tap.check(False, "/args/start/%s/refused" % name)
+            stop_if_running(conn)
+        except GLib.Error as e:
+            tap.check(Gio.DBusError.get_remote_error(e) == ERR + "InvalidArgs"
+                      and culprit in e.message[:200],
+                      "/args/start/%s/invalid-args-naming-it" % name, e.message[:300])
+    # wrong signature altogether
+    try:
+        conn.call_sync(BUS_NAME, PATH, IFACE, "Start", GLib.Variant("(s)", ("x",)), None,
+                       Gio.DBusCallFlags.NONE, 5000, None)
+        tap.check(False, "/args/start/wrong-signature-refused")
+    except GLib.Error as e:
+        tap.check(True, "/args/start/wrong-signature-refused")
+    expect_error(tap, "/args/stop-while-idle-is-not-running", "NotRunning",
+                 lambda: call(conn, "Stop", None))
+    fake_stap("normal", "forever")
+    start(conn)
+    expect_error(tap, "/args/start-while-running-is-already-running", "AlreadyRunning",
+                 lambda: start(conn))
+    stop_if_running(conn)
+    expect_error(tap, "/args/subscribe-unknown-option", "InvalidArgs",
+                 lambda: call(conn, "Subscribe",
+                              GLib.Variant("(a{sv})", ({"x": GLib.Variant("b", True)},))))
+    expect_error(tap, "/args/open-stream-unknown-option", "InvalidArgs",
+                 lambda: call(conn, "OpenStream",
+                              GLib.Variant("(a{sv})", ({"x": GLib.Variant("b", True)},)),
+                              out_fds=True))
+
+
+def check_subscriber_leaves(tap, conn):
+    """A subscriber that disconnects mid-capture is forgotten; capture goes on."""
+    fake_stap("normal", "forever")
+    start(conn)
+    child = subprocess.Popen(
+        ["setpriv", "--reuid=64000", "--regid=64000", "--init-groups", "--",
+         sys.executable, "-c",
+         "import sys; sys.path.insert(0, %r)\n" % os.path.dirname(os.path.abspath(__file__)) +
+         "from gi.repository import Gio, GLib\n"
+         "import os\n"
+         "c = Gio.DBusConnection.new_for_address_sync(os.environ['DBUS_SYSTEM_BUS_ADDRESS'],"
+         " Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT |"
+         " Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)\n"
+         "c.call_sync('%s', '%s', '%s', 'Subscribe', GLib.Variant('(a{sv})', ({},)), None,"
+         " Gio.DBusCallFlags.NONE, 5000, None)\n" % (BUS_NAME, PATH, IFACE) +
+         "print('subscribed', flush=True)\n"
+         "import time; time.sleep(60)\n"], stdout=subprocess.PIPE, text=True)
+    tap.check(child.stdout.readline().strip() == "subscribed", "/subscriber/subscribed")
+    time.sleep(0.5)
+    child.kill()
+    child.wait()
+    before = prop(conn, "EventCount")
+    tap.check(wait_for(lambda: prop(conn, "EventCount") > before + 100),
+              "/subscriber/capture-goes-on-after-subscriber-vanishes")
+    tap.check(prop(conn, "State") == "running", "/subscriber/daemon-still-running")
+    stop_if_running(conn)
+
+
+def check_backend_dies(tap, conn):
+    """stap dying mid-capture makes State failed with LastError; a new Start works."""
+    fake_stap("normal", "fail")
+    start(conn)
+    tap.check(wait_for(lambda: prop(conn, "State") == "failed"), "/backend/dies/state-failed",
+              prop(conn, "State"))
+    tap.check(prop(conn, "LastError") != "", "/backend/dies/last-error-says-why",
+              prop(conn, "LastError"))
+    fake_stap("normal", "forever")
+    start(conn)
+    tap.check(wait_for(lambda: prop(conn, "State") == "running"),
+              "/backend/dies/restart-works", prop(conn, "State"))
+    stop_if_running(conn)
+
+
+def check_sigterm(tap, conn):
+    """SIGTERM during a capture: filemond stops the backend and exits 0, no stap left."""
+    fake_stap("normal", "forever")
+    start(conn)
+    wait_for(lambda: prop(conn, "State") == "running")
+    pid = int(os.environ["FILEMOND_PID"])
+    os.kill(pid, signal.SIGTERM)
+    exit_file = os.environ["FILEMOND_EXIT_FILE"]
+    tap.check(wait_for(lambda: os.path.exists(exit_file), 10), "/sigterm/daemon-exits")
+    status = open(exit_file).read().strip() if os.path.exists(exit_file) else "none"
+    tap.check(status == "0", "/sigterm/exit-status-zero", status)
+    stray = []
+    for line in open(os.environ["FILEMON_FAKE_STAP_PIDS"]):
+        p = int(line)
+        if wait_for(lambda: not os.path.exists("/proc/%d" % p), 3) is False:
+            stray.append(p)
+    tap.check(not stray, "/sigterm/no-stap-left", stray)
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--client":
+        client_main(sys.argv[2:])
+        return 0
+    tap = Tap()
+    conn = connect()
+    checks = {
+        "auth": check_authorization,
+        "eavesdrop": check_no_eavesdropping,
+        "order": check_every_event_in_order,
+        "frozen": check_frozen_reader,
+        "save": check_save,
+        "args": check_hostile_arguments,
+        "subscriber": check_subscriber_leaves,
+        "backend": check_backend_dies,
+        "sigterm": check_sigterm,
+    }
+    selected = sys.argv[1:] or list(checks)
+    for name in selected:
+        try:
+            checks[name](tap, conn)
+        except Exception as e:  # a crash in one check is a failure, not an abort
+            import traceback
+            tap.check(False, "/%s/completed" % name, traceback.format_exc())
+            try:
+                stop_if_running(conn)
+            except Exception:
+                pass
+    print("1..%d" % tap.n)
+    return 1 if tap.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
