@@ -64,6 +64,35 @@ test_empty_and_comments_give_defaults (void)
   assert_defaults (config);
 }
 
+/* The commented example installed under the data dir documents the real defaults: with
+ * every "#Key=value" line uncommented it must parse, and to exactly the defaults. */
+static void
+test_shipped_example_documents_the_defaults (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GRegex) commented_key = NULL;
+  g_autofree char *uncommented = NULL;
+  g_autoptr(FmdConfig) config = NULL;
+  guint keys = 0;
+  const char *p;
+
+  g_file_get_contents (g_test_get_filename (G_TEST_DIST, "..", "..", "data", "filemond.conf", NULL),
+                       &text, NULL, &error);
+  g_assert_no_error (error);
+  commented_key = g_regex_new ("^#([A-Za-z]+=)", G_REGEX_MULTILINE, 0, &error);
+  g_assert_no_error (error);
+  uncommented = g_regex_replace (commented_key, text, -1, 0, "\\1", 0, &error);
+  g_assert_no_error (error);
+  for (p = uncommented; (p = strchr (p, '=')) != NULL; p++)
+    keys++;
+  g_assert_cmpuint (keys, ==, 9);   /* every key of filemond-config.h */
+
+  config = load (uncommented, &error);
+  g_assert_no_error (error);
+  assert_defaults (config);
+}
+
 static void
 test_every_key_parses (void)
 {
@@ -167,6 +196,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/config/missing-file-gives-defaults", test_missing_file_gives_defaults);
   g_test_add_func ("/config/comments-give-defaults", test_empty_and_comments_give_defaults);
   g_test_add_func ("/config/every-key-parses", test_every_key_parses);
+  g_test_add_func ("/config/shipped-example-documents-the-defaults",
+                   test_shipped_example_documents_the_defaults);
   g_test_add_func ("/config/file-on-disk-is-read", test_file_on_disk_is_read);
   g_test_add_func ("/config/unreadable-path-is-an-error", test_unreadable_path_is_an_error);
   g_test_add_func ("/config/malformed-file-is-refused", test_malformed_files_are_refused);

@@ -1,0 +1,44 @@
+#!/bin/bash
+# test-examples.sh: the scripting examples of doc/ run as documented, as a member of the
+# filemon group, against a daemon replaying a known capture (run by with-bus.sh).
+set -euo pipefail
+
+examples=$FILEMON_SOURCE_DIR/doc/examples
+work=$FILEMON_TEST_TMP
+fixture=$FILEMON_SOURCE_DIR/tests/stap/fixtures/normal
+as_fmtest() {
+  setpriv --reuid=64000 --regid=64000 --init-groups -- "$@"
+}
+n=0 failed=0
+check() {
+  n=$((n + 1))
+  if "${@:2}"; then echo "ok $n - $1"; else echo "not ok $n - $1"; failed=$((failed + 1)); fi
+}
+
+# The fake stap replays the fixture forever, so the capture stays running.
+printf "export FILEMON_FAKE_STAP_FIXTURE='%s'\nexport FILEMON_FAKE_STAP_AFTER=forever\n" \
+  "$fixture" > "$FILEMON_FAKE_STAP_ENV"
+chmod 0755 "$work"
+
+shell_ok=true
+as_fmtest sh "$examples/busctl-and-gdbus.sh" > "$work/shell.txt" 2>&1 || shell_ok=false
+check "busctl-and-gdbus.sh runs" $shell_ok || sed 's/^/# /' "$work/shell.txt"
+check "busctl-and-gdbus.sh shows the backends" grep -q '^a{ss}' "$work/shell.txt"
+
+# A capture runs while the Python example watches for failures.
+gdbus call --system --dest org.filemond.Filemond1 --object-path /org/filemond/Filemond1 \
+  --method org.filemond.Filemond1.Start '{}' > /dev/null
+failures_ok=true
+as_fmtest python3 "$examples/filemon-failures.py" --seconds 2 > "$work/failures.txt" \
+  2> "$work/failures.err" || failures_ok=false
+check "filemon-failures.py runs" $failures_ok || sed 's/^/# /' "$work/failures.err"
+check "filemon-failures.py prints failed calls" grep -q ' = -E' "$work/failures.txt"
+check "filemon-failures.py prints only failed calls" bash -c "! grep -v ' = -E' '$work/failures.txt'"
+
+# Save into a file the example opens itself.
+check "filemon-save.py writes jsonl" as_fmtest python3 "$examples/filemon-save.py" "$work/saved.jsonl"
+check "the saved file holds events" bash -c "[ \$(wc -l < '$work/saved.jsonl') -gt 0 ] && head -n 1 '$work/saved.jsonl' | python3 -c 'import json,sys; json.load(sys.stdin)'"
+check "filemon-save.py --format csv" as_fmtest python3 "$examples/filemon-save.py" "$work/saved.csv" --format csv
+
+echo "1..$n"
+[ "$failed" = 0 ]
