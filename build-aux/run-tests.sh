@@ -12,7 +12,10 @@ builddir=${FILEMON_BUILDDIR:-_build}
 asandir=${builddir}-asan
 
 if [ ! -f "$builddir/build.ninja" ]; then
-  meson setup "$builddir" -Dwerror=true -Dbpf=enabled -Dviewer=enabled || exit 1
+  # The system prefix: the systemd tier installs this build into a throwaway overlay of /,
+  # where the bus policy, polkit actions and unit must land where the system looks.
+  meson setup "$builddir" --prefix=/usr --sysconfdir=/etc --localstatedir=/var \
+    -Dwerror=true -Dbpf=enabled -Dviewer=enabled || exit 1
 fi
 if [ ! -f "$asandir/build.ninja" ]; then
   meson setup "$asandir" -Dwerror=true -Dbpf=disabled -Dviewer=disabled \
