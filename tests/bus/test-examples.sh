@@ -29,16 +29,16 @@ check "busctl-and-gdbus.sh shows the backends" grep -q '^a{ss}' "$work/shell.txt
 gdbus call --system --dest org.filemond.Filemond1 --object-path /org/filemond/Filemond1 \
   --method org.filemond.Filemond1.Start '{}' > /dev/null
 failures_ok=true
-as_fmtest python3 "$examples/filemon-failures.py" --seconds 2 > "$work/failures.txt" \
+as_fmtest /usr/bin/python3 "$examples/filemon-failures.py" --seconds 2 > "$work/failures.txt" \
   2> "$work/failures.err" || failures_ok=false
 check "filemon-failures.py runs" $failures_ok || sed 's/^/# /' "$work/failures.err"
 check "filemon-failures.py prints failed calls" grep -q ' = -E' "$work/failures.txt"
 check "filemon-failures.py prints only failed calls" bash -c "! grep -v ' = -E' '$work/failures.txt'"
 
 # Save into a file the example opens itself.
-check "filemon-save.py writes jsonl" as_fmtest python3 "$examples/filemon-save.py" "$work/saved.jsonl"
-check "the saved file holds events" bash -c "[ \$(wc -l < '$work/saved.jsonl') -gt 0 ] && head -n 1 '$work/saved.jsonl' | python3 -c 'import json,sys; json.load(sys.stdin)'"
-check "filemon-save.py --format csv" as_fmtest python3 "$examples/filemon-save.py" "$work/saved.csv" --format csv
+check "filemon-save.py writes jsonl" as_fmtest /usr/bin/python3 "$examples/filemon-save.py" "$work/saved.jsonl"
+check "the saved file holds events" bash -c "[ \$(wc -l < '$work/saved.jsonl') -gt 0 ] && head -n 1 '$work/saved.jsonl' | /usr/bin/python3 -c 'import json,sys; json.load(sys.stdin)'"
+check "filemon-save.py --format csv" as_fmtest /usr/bin/python3 "$examples/filemon-save.py" "$work/saved.csv" --format csv
 
 echo "1..$n"
 [ "$failed" = 0 ]
