@@ -1,7 +1,7 @@
 #!/bin/sh
 # The test command of README.md: installs the missing build dependencies, builds with warnings
 # as errors and runs every test tier; then builds again with AddressSanitizer and
-# UndefinedBehaviorSanitizer and runs the unit and integration tiers under them (unit, stap, bus, cli,
+# UndefinedBehaviorSanitizer and runs the unit and integration tiers (unit, stap, bus, cli,
 # robustness) under them; then fuzzes every parser with libFuzzer (clang) for a bounded time.
 # Extra arguments go to every `meson test` run.
 set -u
