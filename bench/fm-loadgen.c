@@ -1,16 +1,18 @@
 /* fm-loadgen.c: the benchmark's load: a tight loop of one file syscall, reporting its own
  * rate, so the same binary measures the untraced and the traced machine side by side.
  *
- *   fm-loadgen [--op=open-missing|open-close|stat] [--count=N] [--path=P]
+ *   fm-loadgen [--op=open-missing|open-close|stat|getppid] [--count=N] [--path=P]
  *
  * Prints one line: "<op> <count> <seconds> <calls/s>". open-missing is the failed-openat loop
- * that ENVIRONMENT.md's peer measurements use, so the ratios compare with those. */
+ * that ENVIRONMENT.md's peer measurements use, so the ratios compare with those; getppid is
+ * the control: a syscall no tracer here is asked to trace. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,7 +28,7 @@ now (void)
 static int
 usage (void)
 {
-  fprintf (stderr, "usage: fm-loadgen [--op=open-missing|open-close|stat] [--count=N] [--path=P]\n");
+  fprintf (stderr, "usage: fm-loadgen [--op=open-missing|open-close|stat|getppid] [--count=N] [--path=P]\n");
   return 2;
 }
 
@@ -86,6 +88,13 @@ main (int argc, char **argv)
         path = "/etc/hostname";
       for (unsigned long long i = 0; i < count; i++)
         if (stat (path, &st) != 0)
+          unexpected++;
+    }
+  else if (strcmp (op, "getppid") == 0)
+    {
+      pid_t parent = getppid ();
+      for (unsigned long long i = 0; i < count; i++)
+        if (syscall (SYS_getppid) != parent)   /* not glibc's: it must reach the kernel */
           unexpected++;
     }
   else
