@@ -73,7 +73,9 @@ void fm_decode_resolve_flags (GString *out, guint64 flags);
 /* The event's detail text from the raw argument values (in the syscall's order). String
  * arguments that go to detail (xattr names, argv, open_how) are passed in @strings at the
  * same index (NULL elsewhere); paths and fds are not repeated in detail except as "fd=N".
- * Non-UTF-8 bytes are written as \xNN. Appends to @out. */
+ * The open_how string is its three fields as numbers: "FLAGS MODE RESOLVE" (decimal or 0x).
+ * A dirfd shows as "dirfd=N" ("dirfd2=N" before path2) only when it is not AT_FDCWD.
+ * Non-UTF-8 bytes are written as \xNN. Appends to @out, which stays below FM_DETAIL_MAX. */
 void fm_syscall_format_detail (const FmSyscall *sc,
                                const guint64    args[FM_SYSCALL_MAX_ARGS],
                                const char      *strings[FM_SYSCALL_MAX_ARGS],

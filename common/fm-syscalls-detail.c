@@ -1,0 +1,566 @@
+/* fm-syscalls-detail.c: the argument decoders of fm-syscalls.h and the event detail text
+ * built from them (flags, modes, sizes, argv), always valid UTF-8 and below FM_DETAIL_MAX.
+ *
+ * Flag values are the kernel's x86_64 ABI values written out here rather than taken from
+ * glibc: glibc defines O_LARGEFILE as 0 on 64-bit, lacks the newer STATX_* and AT_* bits
+ * on older releases, and the syscall arguments we decode are what the kernel saw.
+ */
+#include "fm-syscalls.h"
+#include "fm-event.h"
+
+#include <stdarg.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#ifndef __NR_faccessat2
+#define __NR_faccessat2 439
+#endif
+
+/* --- flag decoders ----------------------------------------------------------------------- */
+
+typedef struct {
+  guint64 value;    /* all of these bits must be set */
+  guint64 unless;   /* ...and none of these (a composite flag that includes value wins) */
+  const char *name;
+} Flag;
+
+/* Appends the names of the set flags in table order, then any bits no name took as hex;
+ * @zero is written when nothing at all is set. */
+static void
+decode_flags (GString    *out,
+              guint64     flags,
+              const Flag *table,
+              gsize       n_table,
+              const char *zero)
+{
+  guint64 taken = 0;
+  gboolean any = FALSE;
+
+  for (gsize i = 0; i < n_table; i++)
+    if ((flags & table[i].value) == table[i].value && (flags & table[i].unless) == 0)
+      {
+        if (any)
+          g_string_append_c (out, '|');
+        g_string_append (out, table[i].name);
+        taken |= table[i].value;
+        any = TRUE;
+      }
+  if ((flags & ~taken) != 0)
+    g_string_append_printf (out, "%s0x%" G_GINT64_MODIFIER "x", any ? "|" : "", flags & ~taken);
+  else if (!any)
+    g_string_append (out, zero);
+}
+
+/* x86_64 <asm-generic/fcntl.h> values */
+#define K_O_ACCMODE   03
+#define K_O_CREAT     0100
+#define K_O_DSYNC     010000
+#define K_O_DIRECTORY 0200000
+#define K_O___SYNC    04000000
+#define K_O___TMPFILE 020000000
+
+static const Flag open_flags[] = {
+  { K_O_CREAT, 0, "O_CREAT" },
+  { 0200, 0, "O_EXCL" },
+  { 0400, 0, "O_NOCTTY" },
+  { 01000, 0, "O_TRUNC" },
+  { 02000, 0, "O_APPEND" },
+  { 04000, 0, "O_NONBLOCK" },
+  { K_O_DSYNC, K_O___SYNC, "O_DSYNC" },
+  { 020000, 0, "O_ASYNC" },
+  { 040000, 0, "O_DIRECT" },
+  { 0100000, 0, "O_LARGEFILE" },
+  { K_O_DIRECTORY, K_O___TMPFILE, "O_DIRECTORY" },
+  { 0400000, 0, "O_NOFOLLOW" },
+  { 01000000, 0, "O_NOATIME" },
+  { 02000000, 0, "O_CLOEXEC" },
+  { K_O___SYNC | K_O_DSYNC, 0, "O_SYNC" },
+  { 010000000, 0, "O_PATH" },
+  { K_O___TMPFILE | K_O_DIRECTORY, 0, "O_TMPFILE" },
+};
+
+void
+fm_decode_open_flags (GString *out,
+                      guint64  flags)
+{
+  static const char *const accmode[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
+  guint64 rest = flags & ~(guint64) K_O_ACCMODE;
+
+  g_return_if_fail (out != NULL);
+  /* the access mode is a 2-bit number, not a flag: O_RDONLY is 0 and always shown */
+  g_string_append (out, accmode[flags & K_O_ACCMODE]);
+  if (rest != 0)
+    {
+      g_string_append_c (out, '|');
+      decode_flags (out, rest, open_flags, G_N_ELEMENTS (open_flags), "");
+    }
+}
+
+void
+fm_decode_mode (GString *out,
+                guint64  mode)
+{
+  static const struct { guint32 type; const char *name; } types[] = {
+    { 0140000, "S_IFSOCK" }, { 0120000, "S_IFLNK" }, { 0100000, "S_IFREG" },
+    { 0060000, "S_IFBLK" }, { 0040000, "S_IFDIR" }, { 0020000, "S_IFCHR" },
+    { 0010000, "S_IFIFO" },
+  };
+  guint32 type = mode & 0170000;
+  guint64 high = mode & ~(guint64) 0177777;
+
+  g_return_if_fail (out != NULL);
+  if (type == 0)
+    g_string_append_printf (out, "%04o", (guint) (mode & 07777));
+  else
+    {
+      const char *name = NULL;
+
+      for (gsize i = 0; i < G_N_ELEMENTS (types); i++)
+        if (types[i].type == type)
+          name = types[i].name;
+      if (name != NULL)
+        g_string_append_printf (out, "%s|%04o", name, (guint) (mode & 07777));
+      else
+        g_string_append_printf (out, "0%o", (guint) (mode & 0177777));
+    }
+  if (high != 0)
+    g_string_append_printf (out, "|0x%" G_GINT64_MODIFIER "x", high);
+}
+
+/* 0x200 is AT_REMOVEDIR for unlinkat and AT_EACCESS for faccessat2: the syscall decides. */
+#define K_AT_REMOVEDIR_OR_EACCESS 0x200
+
+static void
+decode_at_flags (GString   *out,
+                 guint64    flags,
+                 gboolean   eaccess)
+{
+  const Flag table[] = {
+    { 0x100, 0, "AT_SYMLINK_NOFOLLOW" },
+    { K_AT_REMOVEDIR_OR_EACCESS, 0, eaccess ? "AT_EACCESS" : "AT_REMOVEDIR" },
+    { 0x400, 0, "AT_SYMLINK_FOLLOW" },
+    { 0x800, 0, "AT_NO_AUTOMOUNT" },
+    { 0x1000, 0, "AT_EMPTY_PATH" },
+    /* a 2-bit field: both bits together are not a valid value and stay hex */
+    { 0x2000, 0x4000, "AT_STATX_FORCE_SYNC" },
+    { 0x4000, 0x2000, "AT_STATX_DONT_SYNC" },
+    { 0x8000, 0, "AT_RECURSIVE" },
+  };
+
+  decode_flags (out, flags, table, G_N_ELEMENTS (table), "0");
+}
+
+static void
+decode_at_flags_eaccess (GString *out,
+                         guint64  flags)
+{
+  decode_at_flags (out, flags, TRUE);
+}
+
+/* Names 0x200 AT_REMOVEDIR, the meaning for all but faccessat2 (see format_detail). */
+void
+fm_decode_at_flags (GString *out,
+                    guint64  flags)
+{
+  g_return_if_fail (out != NULL);
+  decode_at_flags (out, flags, FALSE);
+}
+
+void
+fm_decode_access_mode (GString *out,
+                       guint64  mode)
+{
+  static const Flag table[] = { { 4, 0, "R_OK" }, { 2, 0, "W_OK" }, { 1, 0, "X_OK" } };
+
+  g_return_if_fail (out != NULL);
+  decode_flags (out, mode, table, G_N_ELEMENTS (table), "F_OK");
+}
+
+void
+fm_decode_rename_flags (GString *out,
+                        guint64  flags)
+{
+  static const Flag table[] = {
+    { 1, 0, "RENAME_NOREPLACE" }, { 2, 0, "RENAME_EXCHANGE" }, { 4, 0, "RENAME_WHITEOUT" },
+  };
+
+  g_return_if_fail (out != NULL);
+  decode_flags (out, flags, table, G_N_ELEMENTS (table), "0");
+}
+
+void
+fm_decode_statx_mask (GString *out,
+                      guint64  mask)
+{
+  static const Flag table[] = {
+    { 0x1, 0, "STATX_TYPE" }, { 0x2, 0, "STATX_MODE" }, { 0x4, 0, "STATX_NLINK" },
+    { 0x8, 0, "STATX_UID" }, { 0x10, 0, "STATX_GID" }, { 0x20, 0, "STATX_ATIME" },
+    { 0x40, 0, "STATX_MTIME" }, { 0x80, 0, "STATX_CTIME" }, { 0x100, 0, "STATX_INO" },
+    { 0x200, 0, "STATX_SIZE" }, { 0x400, 0, "STATX_BLOCKS" },
+    { 0x800, 0, "STATX_BTIME" }, { 0x1000, 0, "STATX_MNT_ID" }, { 0x2000, 0, "STATX_DIOALIGN" },
+    { 0x4000, 0, "STATX_MNT_ID_UNIQUE" }, { 0x8000, 0, "STATX_SUBVOL" },
+    { 0x10000, 0, "STATX_WRITE_ATOMIC" }, { 0x20000, 0, "STATX_DIO_READ_ALIGN" },
+  };
+  const guint64 basic = 0x7ff;
+
+  g_return_if_fail (out != NULL);
+  /* what stat(2) callers ask for: a full basic set reads better as its own name */
+  if ((mask & basic) == basic)
+    {
+      g_string_append (out, "STATX_BASIC_STATS");
+      mask &= ~basic;
+      if (mask == 0)
+        return;
+      g_string_append_c (out, '|');
+    }
+  decode_flags (out, mask, table, G_N_ELEMENTS (table), "0");
+}
+
+void
+fm_decode_xattr_flags (GString *out,
+                       guint64  flags)
+{
+  static const Flag table[] = { { 1, 0, "XATTR_CREATE" }, { 2, 0, "XATTR_REPLACE" } };
+
+  g_return_if_fail (out != NULL);
+  decode_flags (out, flags, table, G_N_ELEMENTS (table), "0");
+}
+
+void
+fm_decode_resolve_flags (GString *out,
+                         guint64  flags)
+{
+  static const Flag table[] = {
+    { 0x01, 0, "RESOLVE_NO_XDEV" }, { 0x02, 0, "RESOLVE_NO_MAGICLINKS" },
+    { 0x04, 0, "RESOLVE_NO_SYMLINKS" }, { 0x08, 0, "RESOLVE_BENEATH" },
+    { 0x10, 0, "RESOLVE_IN_ROOT" }, { 0x20, 0, "RESOLVE_CACHED" },
+  };
+
+  g_return_if_fail (out != NULL);
+  decode_flags (out, flags, table, G_N_ELEMENTS (table), "0");
+}
+
+/* --- detail text ------------------------------------------------------------------------- */
+
+/* The detail being written: fields separated by ", ", the whole of @out kept below
+ * FM_DETAIL_MAX. A field that does not fit is replaced by "..." and nothing follows it. */
+typedef struct {
+  GString *out;
+  gsize limit;       /* longest @out may become, in bytes */
+  guint n_fields;
+  gboolean full;
+} Detail;
+
+#define ELLIPSIS "..."
+#define ELLIPSIS_LEN (sizeof ELLIPSIS - 1)
+#define STOP_LEN (sizeof ", " ELLIPSIS - 1)
+
+static void
+detail_stop (Detail *d)
+{
+  const char *e = d->n_fields > 0 ? ", " ELLIPSIS : ELLIPSIS;
+
+  if (d->out->len + strlen (e) <= d->limit)
+    g_string_append (d->out, e);
+  d->full = TRUE;
+}
+
+/* Starts a field; FALSE when the detail is already full. *mark remembers where it began. */
+static gboolean
+field_open (Detail *d,
+            gsize  *mark)
+{
+  if (d->full)
+    return FALSE;
+  *mark = d->out->len;
+  if (d->n_fields > 0)
+    g_string_append (d->out, ", ");
+  return TRUE;
+}
+
+static void
+field_close (Detail *d,
+             gsize   mark)
+{
+  if (d->full)
+    return;
+  /* room for a later ", ..." stays free, so a detail cut short always says so */
+  if (d->out->len + STOP_LEN <= d->limit)
+    {
+      d->n_fields++;
+      return;
+    }
+  g_string_truncate (d->out, mark);
+  detail_stop (d);
+}
+
+static void field_printf (Detail *d, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+static void
+field_printf (Detail     *d,
+              const char *format,
+              ...)
+{
+  gsize mark;
+  va_list ap;
+
+  if (!field_open (d, &mark))
+    return;
+  va_start (ap, format);
+  g_string_append_vprintf (d->out, format, ap);
+  va_end (ap);
+  field_close (d, mark);
+}
+
+typedef void (*Decoder) (GString *out, guint64 value);
+
+static void
+field_decoded (Detail  *d,
+               Decoder  decode,
+               guint64  value)
+{
+  gsize mark;
+
+  if (!field_open (d, &mark))
+    return;
+  decode (d->out, value);
+  field_close (d, mark);
+}
+
+/* A user string (argv, an xattr name) as valid UTF-8: bytes that are not UTF-8 and
+ * control characters become \xNN, a backslash \\, so the text stays unambiguous. Long
+ * strings are cut at a character boundary with "...". */
+static void
+field_string (Detail     *d,
+              const char *s,
+              gboolean    quoted)
+{
+  const char *end = s + strlen (s);
+  gsize reserve = ELLIPSIS_LEN + (quoted ? 1 : 0);
+  gsize mark;
+
+  if (!field_open (d, &mark))
+    return;
+  if (quoted)
+    g_string_append_c (d->out, '"');
+  if (d->out->len + reserve > d->limit)
+    {
+      /* not even room to say it was cut: the field gives way to the detail's ellipsis */
+      g_string_truncate (d->out, mark);
+      detail_stop (d);
+      return;
+    }
+  for (const char *p = s; p < end;)
+    {
+      char piece[8];
+      gsize n;
+      guchar c = (guchar) *p;
+
+      if (c >= 0x80)
+        {
+          gunichar u = g_utf8_get_char_validated (p, end - p);
+
+          if (u == (gunichar) -1 || u == (gunichar) -2)
+            {
+              n = g_snprintf (piece, sizeof piece, "\\x%02x", c);
+              p++;
+            }
+          else
+            {
+              n = g_utf8_next_char (p) - p;
+              memcpy (piece, p, n);
+              p += n;
+            }
+        }
+      else
+        {
+          if (c == '\\' || (quoted && c == '"'))
+            n = g_snprintf (piece, sizeof piece, "\\%c", c);
+          else if (c == '\n')
+            n = g_snprintf (piece, sizeof piece, "\\n");
+          else if (c == '\t')
+            n = g_snprintf (piece, sizeof piece, "\\t");
+          else if (c < 0x20 || c == 0x7f)
+            n = g_snprintf (piece, sizeof piece, "\\x%02x", c);
+          else
+            {
+              piece[0] = (char) c;
+              n = 1;
+            }
+          p++;
+        }
+      if (d->out->len + n + reserve > d->limit)
+        {
+          g_string_append (d->out, ELLIPSIS);
+          if (quoted)
+            g_string_append_c (d->out, '"');
+          d->n_fields++;
+          d->full = TRUE;
+          return;
+        }
+      g_string_append_len (d->out, piece, n);
+    }
+  if (quoted)
+    g_string_append_c (d->out, '"');
+  field_close (d, mark);
+}
+
+/* openat2's struct open_how arrives as text in @strings: "FLAGS MODE RESOLVE", three
+ * unsigned integers (decimal or 0x hex) separated by spaces. */
+static void
+field_open_how (Detail     *d,
+                const char *text)
+{
+  guint64 how[3];
+  const char *p = text;
+
+  for (guint i = 0; i < G_N_ELEMENTS (how); i++)
+    {
+      char *endp = NULL;
+
+      while (*p == ' ')
+        p++;
+      how[i] = g_ascii_strtoull (p, &endp, 0);
+      if (endp == p || (*endp != ' ' && *endp != '\0'))
+        {
+          field_printf (d, "how=?");
+          return;
+        }
+      p = endp;
+    }
+  field_decoded (d, fm_decode_open_flags, how[0]);
+  if ((how[0] & (K_O_CREAT | K_O___TMPFILE)) != 0)
+    field_decoded (d, fm_decode_mode, how[1]);
+  if (how[2] != 0)
+    field_decoded (d, fm_decode_resolve_flags, how[2]);
+}
+
+/* uid_t/gid_t -1 means "leave unchanged": shown as -1, as chown(1) users know it. */
+static void
+field_id (Detail     *d,
+          const char *label,
+          guint32     id)
+{
+  if (id == G_MAXUINT32)
+    field_printf (d, "%s=-1", label);
+  else
+    field_printf (d, "%s=%u", label, id);
+}
+
+static gboolean
+next_path_is_path2 (const FmSyscall *sc,
+                    guint            i)
+{
+  for (guint j = i + 1; j < sc->n_args; j++)
+    if (sc->args[j] == FM_ARG_PATH || sc->args[j] == FM_ARG_PATH2)
+      return sc->args[j] == FM_ARG_PATH2;
+  return FALSE;
+}
+
+#define K_AT_FDCWD (-100)
+
+/* Register values are 64-bit, but most of these arguments are int or umode_t: the kernel
+ * looks only at the low 32 (or 16) bits, and so do we, or a sign-extended -100 or stray
+ * upper bits would decode as something the kernel never saw.
+ *
+ * A dirfd is shown ("dirfd=3", "dirfd2=4" for the one before path2) only when it is a real
+ * descriptor: AT_FDCWD is the default, and the event's path is already resolved against it. */
+void
+fm_syscall_format_detail (const FmSyscall *sc,
+                          const guint64    args[FM_SYSCALL_MAX_ARGS],
+                          const char      *strings[FM_SYSCALL_MAX_ARGS],
+                          GString         *out)
+{
+  Detail d = { out, FM_DETAIL_MAX - 1, 0, FALSE };
+  gboolean show_mode = TRUE;
+  guint32 mode = 0;
+
+  g_return_if_fail (sc != NULL);
+  g_return_if_fail (args != NULL);
+  g_return_if_fail (out != NULL);
+
+  for (guint i = 0; i < sc->n_args && i < FM_SYSCALL_MAX_ARGS; i++)
+    {
+      guint64 v = args[i];
+      guint32 v32 = (guint32) v;
+      const char *str = strings != NULL ? strings[i] : NULL;
+
+      switch (sc->args[i])
+        {
+        case FM_ARG_FD:
+          field_printf (&d, "fd=%d", (gint32) v32);
+          break;
+        case FM_ARG_DIRFD:
+          if ((gint32) v32 != K_AT_FDCWD)
+            field_printf (&d, "%s=%d", next_path_is_path2 (sc, i) ? "dirfd2" : "dirfd", (gint32) v32);
+          break;
+        case FM_ARG_OPEN_FLAGS:
+          /* the mode argument is garbage unless the call can create a file */
+          show_mode = (v32 & (K_O_CREAT | K_O___TMPFILE)) != 0;
+          field_decoded (&d, fm_decode_open_flags, v32);
+          break;
+        case FM_ARG_MODE:
+          mode = v32 & 0xffff;
+          if (show_mode)
+            field_decoded (&d, fm_decode_mode, mode);
+          break;
+        case FM_ARG_AT_FLAGS:
+          if (v32 != 0)
+            field_decoded (&d, sc->nr == __NR_faccessat2 ? decode_at_flags_eaccess
+                                                         : fm_decode_at_flags, v32);
+          break;
+        case FM_ARG_ACCESS_MODE:
+          field_decoded (&d, fm_decode_access_mode, v32);
+          break;
+        case FM_ARG_RENAME_FLAGS:
+          if (v32 != 0)
+            field_decoded (&d, fm_decode_rename_flags, v32);
+          break;
+        case FM_ARG_OPEN_HOW:
+          if (str != NULL)
+            field_open_how (&d, str);
+          break;
+        case FM_ARG_STATX_MASK:
+          field_decoded (&d, fm_decode_statx_mask, v32);
+          break;
+        case FM_ARG_XATTR_NAME:
+          if (str != NULL)
+            field_string (&d, str, TRUE);
+          break;
+        case FM_ARG_XATTR_FLAGS:
+          if (v32 != 0)
+            field_decoded (&d, fm_decode_xattr_flags, v32);
+          break;
+        case FM_ARG_UID:
+          field_id (&d, "uid", v32);
+          break;
+        case FM_ARG_GID:
+          field_id (&d, "gid", v32);
+          break;
+        case FM_ARG_SIZE:
+          field_printf (&d, "%s=%" G_GUINT64_FORMAT,
+                        sc->nr == __NR_read || sc->nr == __NR_write ? "count" : "size", v);
+          break;
+        case FM_ARG_OFFSET:
+          field_printf (&d, "length=%" G_GINT64_FORMAT, (gint64) v);
+          break;
+        case FM_ARG_DEV:
+          /* the device number matters only for device nodes; new_decode_dev() layout */
+          if ((mode & 0170000) == 0020000 || (mode & 0170000) == 0060000)
+            field_printf (&d, "dev=%u:%u", (v32 & 0xfff00) >> 8, (v32 & 0xff) | ((v32 >> 12) & 0xfff00));
+          break;
+        case FM_ARG_ARGV:
+          if (str != NULL)
+            field_string (&d, str, FALSE);
+          break;
+        case FM_ARG_NONE:
+        case FM_ARG_PATH:
+        case FM_ARG_PATH2:
+        case FM_ARG_SYMLINK_TARGET:
+        case FM_ARG_IGNORED:
+        default:
+          /* paths are the event's own fields; the rest is not worth showing */
+          break;
+        }
+    }
+}
