@@ -1,0 +1,400 @@
+/* fm-format.c: the save formats (text, jsonl, csv) and the jsonl reader. doc/formats.md
+ * is the reference; the rules in short:
+ *
+ * jsonl  one object per line, every field. Strings that are valid UTF-8 are JSON strings
+ *        with the usual escapes (control characters as \u00XX). A byte that is not part
+ *        of valid UTF-8 (0x80..0xff) is written as the lone surrogate \udcXX, as Python's
+ *        "surrogateescape" does: valid UTF-8 never encodes a lone surrogate, so the reader
+ *        maps them back to the bytes unambiguously and any file name survives.
+ * text   strace-like lines for people: strings C-escaped (\n, \t, \", \\, \xNN for
+ *        control characters, C1 controls and invalid bytes), so nothing in a file name can
+ *        split a line or reach a terminal as an escape sequence.
+ * csv    RFC 4180 (CRLF, quotes doubled, fields with , " CR or LF quoted), with a header
+ *        line. Invalid UTF-8 bytes are written as \xNN and backslashes doubled, so the
+ *        file is valid UTF-8 and the names are recoverable.
+ *
+ * The writers append to a GString and allocate nothing per event once it has grown. */
+#include "fm-format.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "fm-error.h"
+#include "fm-syscalls.h"
+
+gboolean
+fm_format_from_string (const char *name, FmFormat *format)
+{
+  static const char *const names[] = { "text", "jsonl", "csv" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_strcmp0 (name, names[i]) == 0)
+      {
+        *format = (FmFormat) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+fm_format_to_string (FmFormat format)
+{
+  switch (format)
+    {
+    case FM_FORMAT_TEXT: return "text";
+    case FM_FORMAT_JSONL: return "jsonl";
+    case FM_FORMAT_CSV: return "csv";
+    }
+  g_return_val_if_reached ("text");
+}
+
+#define CSV_COLUMNS "seq,time_ns,duration_ns,pid,ppid,tid,uid,comm,syscall,result,errno,path,path2,detail"
+
+const char *
+fm_format_header (FmFormat format)
+{
+  return format == FM_FORMAT_CSV ? CSV_COLUMNS "\r\n" : NULL;
+}
+
+/* Length of the valid UTF-8 sequence at @p (at most @len bytes), or 0 when the byte at
+ * @p does not start one. ASCII is the fast path. */
+static inline gsize
+utf8_seq_len (const guchar *p, gsize len)
+{
+  gunichar c;
+  gsize n;
+
+  if (p[0] < 0x80)
+    return 1;
+  if (p[0] >= 0xc2 && p[0] <= 0xdf)
+    n = 2;
+  else if (p[0] >= 0xe0 && p[0] <= 0xef)
+    n = 3;
+  else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+    n = 4;
+  else
+    return 0;
+  if (n > len)
+    return 0;
+  c = g_utf8_get_char_validated ((const char *) p, (gssize) n);
+  return (c == (gunichar) -1 || c == (gunichar) -2) ? 0 : n;
+}
+
+static const char hex[] = "0123456789abcdef";
+
+static void
+append_json_string (GString *out, const char *s, gsize len)
+{
+  const guchar *p = (const guchar *) s, *end = p + len;
+
+  g_string_append_c (out, '"');
+  while (p < end)
+    {
+      const guchar *run = p;
+      gsize n;
+
+      /* copy runs of plain characters at once */
+      while (p < end && *p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
+        p++;
+      if (p > run)
+        g_string_append_len (out, (const char *) run, p - run);
+      if (p >= end)
+        break;
+      switch (*p)
+        {
+        case '"': g_string_append (out, "\\\""); p++; continue;
+        case '\\': g_string_append (out, "\\\\"); p++; continue;
+        case '\n': g_string_append (out, "\\n"); p++; continue;
+        case '\t': g_string_append (out, "\\t"); p++; continue;
+        case '\r': g_string_append (out, "\\r"); p++; continue;
+        default: break;
+        }
+      if (*p < 0x20 || *p == 0x7f)
+        {
+          g_string_append (out, "\\u00");
+          g_string_append_c (out, hex[*p >> 4]);
+          g_string_append_c (out, hex[*p & 15]);
+          p++;
+          continue;
+        }
+      n = utf8_seq_len (p, end - p);
+      if (n == 0)
+        {
+          g_string_append (out, "\\udc");
+          g_string_append_c (out, hex[*p >> 4]);
+          g_string_append_c (out, hex[*p & 15]);
+          p++;
+          continue;
+        }
+      g_string_append_len (out, (const char *) p, n);
+      p += n;
+    }
+  g_string_append_c (out, '"');
+}
+
+/* C-style escaping for text and (with csv set) the csv variant that keeps printable
+ * characters, including control characters inside quotes, and only maps what is needed. */
+static void
+append_c_escaped (GString *out, const char *s, gsize len, gboolean csv)
+{
+  const guchar *p = (const guchar *) s, *end = p + len;
+
+  while (p < end)
+    {
+      const guchar *run = p;
+      gsize n;
+
+      while (p < end && *p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
+        p++;
+      if (p > run)
+        g_string_append_len (out, (const char *) run, p - run);
+      if (p >= end)
+        break;
+      if (*p == '\\')
+        {
+          g_string_append (out, "\\\\");
+          p++;
+          continue;
+        }
+      if (*p == '"')
+        {
+          g_string_append (out, csv ? "\"\"" : "\\\"");
+          p++;
+          continue;
+        }
+      if (csv && (*p == '\n' || *p == '\r' || *p == '\t'))
+        {
+          g_string_append_c (out, (char) *p);
+          p++;
+          continue;
+        }
+      n = utf8_seq_len (p, end - p);
+      /* C0, DEL, C1 (U+0080..U+009F: terminal controls too) and invalid bytes */
+      if (n == 0 || *p < 0x20 || *p == 0x7f || (n == 2 && p[0] == 0xc2 && p[1] < 0xa0))
+        {
+          gsize k = (n == 0) ? 1 : n;
+
+          if (!csv && *p == '\n')
+            g_string_append (out, "\\n");
+          else if (!csv && *p == '\t')
+            g_string_append (out, "\\t");
+          else
+            for (gsize i = 0; i < k; i++)
+              {
+                g_string_append (out, "\\x");
+                g_string_append_c (out, hex[p[i] >> 4]);
+                g_string_append_c (out, hex[p[i] & 15]);
+              }
+          p += k;
+          continue;
+        }
+      g_string_append_len (out, (const char *) p, n);
+      p += n;
+    }
+}
+
+static void
+append_u64 (GString *out, guint64 v)
+{
+  char buf[24];
+  int i = sizeof buf;
+
+  do
+    buf[--i] = (char) ('0' + v % 10);
+  while ((v /= 10) != 0);
+  g_string_append_len (out, buf + i, sizeof buf - i);
+}
+
+static void
+append_i64 (GString *out, gint64 v)
+{
+  if (v < 0)
+    {
+      g_string_append_c (out, '-');
+      append_u64 (out, (guint64) 0 - (guint64) v);
+    }
+  else
+    append_u64 (out, (guint64) v);
+}
+
+static void
+format_jsonl (const FmEvent *e, GString *out)
+{
+  char name_buf[16];
+  const char *err = e->result < 0 && e->result > -G_MAXINT ? fm_errno_name ((int) -e->result) : NULL;
+
+  g_string_append (out, "{\"seq\":");
+  append_u64 (out, e->seq);
+  g_string_append (out, ",\"time_ns\":");
+  append_u64 (out, e->time_ns);
+  g_string_append (out, ",\"duration_ns\":");
+  append_u64 (out, e->duration_ns);
+  g_string_append (out, ",\"pid\":");
+  append_u64 (out, e->pid);
+  g_string_append (out, ",\"ppid\":");
+  append_u64 (out, e->ppid);
+  g_string_append (out, ",\"tid\":");
+  append_u64 (out, e->tid);
+  g_string_append (out, ",\"uid\":");
+  append_u64 (out, e->uid);
+  g_string_append (out, ",\"comm\":");
+  append_json_string (out, e->comm, e->comm_len);
+  g_string_append (out, ",\"syscall\":\"");
+  g_string_append (out, fm_syscall_name (e->syscall_nr, name_buf));
+  g_string_append (out, "\",\"result\":");
+  append_i64 (out, e->result);
+  if (err != NULL)
+    {
+      g_string_append (out, ",\"errno\":\"");
+      g_string_append (out, err);
+      g_string_append (out, "\"");
+    }
+  else
+    g_string_append (out, ",\"errno\":null");
+  g_string_append (out, ",\"path\":");
+  append_json_string (out, e->path, e->path_len);
+  g_string_append (out, ",\"path2\":");
+  append_json_string (out, e->path2, e->path2_len);
+  g_string_append (out, ",\"detail\":");
+  append_json_string (out, e->detail, e->detail_len);
+  g_string_append (out, "}\n");
+}
+
+/* The time of day, local, cached per second: localtime_r is the costliest part of a line. */
+static void
+append_time_of_day (GString *out, guint64 time_ns)
+{
+  static __thread time_t cached_sec = -1;
+  static __thread char cached[16];
+  time_t sec = (time_t) (time_ns / G_GUINT64_CONSTANT (1000000000));
+  guint usec = (guint) (time_ns % G_GUINT64_CONSTANT (1000000000) / 1000);
+
+  if (sec != cached_sec)
+    {
+      struct tm tm;
+
+      if (localtime_r (&sec, &tm) == NULL)
+        memset (&tm, 0, sizeof tm);
+      g_snprintf (cached, sizeof cached, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
+      cached_sec = sec;
+    }
+  g_string_append_printf (out, "%s.%06u", cached, usec);
+}
+
+static void
+format_text (const FmEvent *e, GString *out)
+{
+  char name_buf[16], result_buf[32];
+  gsize col;
+
+  append_time_of_day (out, e->time_ns);
+  g_string_append_c (out, ' ');
+  col = out->len;
+  append_c_escaped (out, e->comm, e->comm_len, FALSE);
+  g_string_append_printf (out, "[%u]", e->pid);
+  /* align the calls like strace -f output: comm[pid] padded to 24 columns */
+  while (out->len - col < 24)
+    g_string_append_c (out, ' ');
+  g_string_append_c (out, ' ');
+  g_string_append (out, fm_syscall_name (e->syscall_nr, name_buf));
+  g_string_append_c (out, '(');
+  if (e->path_len > 0)
+    {
+      g_string_append_c (out, '"');
+      append_c_escaped (out, e->path, e->path_len, FALSE);
+      g_string_append_c (out, '"');
+    }
+  if (e->path2_len > 0)
+    {
+      g_string_append (out, e->path_len > 0 ? ", \"" : "\"");
+      append_c_escaped (out, e->path2, e->path2_len, FALSE);
+      g_string_append_c (out, '"');
+    }
+  if (e->detail_len > 0)
+    {
+      if (e->path_len > 0 || e->path2_len > 0)
+        g_string_append (out, ", ");
+      append_c_escaped (out, e->detail, e->detail_len, FALSE);
+    }
+  g_string_append (out, ") = ");
+  g_string_append (out, fm_result_format (e->result, result_buf));
+  if (e->duration_ns > 0)
+    g_string_append_printf (out, " <%" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT ">",
+                            e->duration_ns / 1000000000, e->duration_ns / 1000 % 1000000);
+  g_string_append_c (out, '\n');
+}
+
+static void
+append_csv_field (GString *out, const char *s, gsize len)
+{
+  gboolean quote = FALSE;
+
+  for (gsize i = 0; i < len; i++)
+    if (s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n')
+      {
+        quote = TRUE;
+        break;
+      }
+  if (quote)
+    g_string_append_c (out, '"');
+  append_c_escaped (out, s, len, TRUE);
+  if (quote)
+    g_string_append_c (out, '"');
+}
+
+static void
+format_csv (const FmEvent *e, GString *out)
+{
+  char name_buf[16];
+  const char *err = e->result < 0 && e->result > -G_MAXINT ? fm_errno_name ((int) -e->result) : NULL;
+
+  append_u64 (out, e->seq);
+  g_string_append_c (out, ',');
+  append_u64 (out, e->time_ns);
+  g_string_append_c (out, ',');
+  append_u64 (out, e->duration_ns);
+  g_string_append_c (out, ',');
+  append_u64 (out, e->pid);
+  g_string_append_c (out, ',');
+  append_u64 (out, e->ppid);
+  g_string_append_c (out, ',');
+  append_u64 (out, e->tid);
+  g_string_append_c (out, ',');
+  append_u64 (out, e->uid);
+  g_string_append_c (out, ',');
+  append_csv_field (out, e->comm, e->comm_len);
+  g_string_append_c (out, ',');
+  g_string_append (out, fm_syscall_name (e->syscall_nr, name_buf));
+  g_string_append_c (out, ',');
+  append_i64 (out, e->result);
+  g_string_append_c (out, ',');
+  if (err != NULL)
+    g_string_append (out, err);
+  g_string_append_c (out, ',');
+  append_csv_field (out, e->path, e->path_len);
+  g_string_append_c (out, ',');
+  append_csv_field (out, e->path2, e->path2_len);
+  g_string_append_c (out, ',');
+  append_csv_field (out, e->detail, e->detail_len);
+  g_string_append (out, "\r\n");
+}
+
+void
+fm_format_event (FmFormat format, const FmEvent *event, GString *out)
+{
+  g_return_if_fail (event != NULL && out != NULL);
+
+  switch (format)
+    {
+    case FM_FORMAT_TEXT:
+      format_text (event, out);
+      return;
+    case FM_FORMAT_JSONL:
+      format_jsonl (event, out);
+      return;
+    case FM_FORMAT_CSV:
+      format_csv (event, out);
+      return;
+    }
+  g_return_if_reached ();
+}

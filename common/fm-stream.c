@@ -1,0 +1,449 @@
+/* fm-stream.c: the binary record stream of OpenStream (layout in fm-stream.h and
+ * doc/stream-format.md): encoders, a strict decoder of one record, and an incremental
+ * decoder that accepts the stream split anywhere.
+ *
+ * Integers are stored little-endian through memcpy, so neither the host's byte order nor
+ * the alignment of a record inside a buffer matters. */
+#include "fm-stream.h"
+
+#include <string.h>
+
+#include "fm-error.h"
+
+static inline void
+put_u16 (guint8 *p, guint16 v)
+{
+  v = GUINT16_TO_LE (v);
+  memcpy (p, &v, sizeof v);
+}
+
+static inline void
+put_u32 (guint8 *p, guint32 v)
+{
+  v = GUINT32_TO_LE (v);
+  memcpy (p, &v, sizeof v);
+}
+
+static inline void
+put_u64 (guint8 *p, guint64 v)
+{
+  v = GUINT64_TO_LE (v);
+  memcpy (p, &v, sizeof v);
+}
+
+static inline guint16
+get_u16 (const guint8 *p)
+{
+  guint16 v;
+
+  memcpy (&v, p, sizeof v);
+  return GUINT16_FROM_LE (v);
+}
+
+static inline guint32
+get_u32 (const guint8 *p)
+{
+  guint32 v;
+
+  memcpy (&v, p, sizeof v);
+  return GUINT32_FROM_LE (v);
+}
+
+static inline guint64
+get_u64 (const guint8 *p)
+{
+  guint64 v;
+
+  memcpy (&v, p, sizeof v);
+  return GUINT64_FROM_LE (v);
+}
+
+void
+fm_stream_write_header (guint8 out[FM_STREAM_HEADER_SIZE])
+{
+  memcpy (out, FM_STREAM_MAGIC, 8);
+  put_u32 (out + 8, FM_STREAM_VERSION);
+  put_u32 (out + 12, FM_STREAM_HEADER_SIZE);
+}
+
+typedef struct {
+  guint16 comm, path, path2, detail;
+} Lengths;
+
+static Lengths
+clamped_lengths (const FmEvent *event)
+{
+  Lengths l = {
+    MIN (event->comm_len, FM_COMM_MAX - 1),
+    MIN (event->path_len, FM_PATH_MAX),
+    MIN (event->path2_len, FM_PATH_MAX),
+    MIN (event->detail_len, FM_DETAIL_MAX),
+  };
+
+  return l;
+}
+
+gsize
+fm_record_event_size (const FmEvent *event)
+{
+  Lengths l = clamped_lengths (event);
+
+  return FM_RECORD_EVENT_FIXED + l.comm + l.path + l.path2 + l.detail + 4;
+}
+
+static guint8 *
+put_string (guint8 *p, const char *s, guint16 len)
+{
+  if (len > 0)
+    memcpy (p, s, len);
+  p[len] = '\0';
+  return p + len + 1;
+}
+
+gsize
+fm_record_encode_event (const FmEvent *event,
+                        guint8        *out)
+{
+  Lengths l = clamped_lengths (event);
+  gsize size = FM_RECORD_EVENT_FIXED + l.comm + l.path + l.path2 + l.detail + 4;
+  guint8 *p;
+
+  put_u32 (out, (guint32) size);
+  put_u16 (out + 4, FM_RECORD_EVENT);
+  put_u16 (out + 6, event->syscall_nr);
+  put_u64 (out + 8, event->seq);
+  put_u64 (out + 16, event->time_ns);
+  put_u64 (out + 24, event->duration_ns);
+  put_u32 (out + 32, event->pid);
+  put_u32 (out + 36, event->ppid);
+  put_u32 (out + 40, event->tid);
+  put_u32 (out + 44, event->uid);
+  put_u64 (out + 48, (guint64) event->result);
+  put_u16 (out + 56, l.comm);
+  put_u16 (out + 58, l.path);
+  put_u16 (out + 60, l.path2);
+  put_u16 (out + 62, l.detail);
+  p = out + FM_RECORD_EVENT_FIXED;
+  p = put_string (p, event->comm, l.comm);
+  p = put_string (p, event->path, l.path);
+  p = put_string (p, event->path2, l.path2);
+  p = put_string (p, event->detail, l.detail);
+  g_assert ((gsize) (p - out) == size);
+  return size;
+}
+
+void
+fm_record_append_event (GByteArray    *buf,
+                        const FmEvent *event)
+{
+  gsize size = fm_record_event_size (event);
+  guint old_len = buf->len;
+
+  g_byte_array_set_size (buf, old_len + size);
+  fm_record_encode_event (event, buf->data + old_len);
+}
+
+void
+fm_record_encode_gap (guint8  out[FM_RECORD_GAP_SIZE],
+                      guint64 first_seq,
+                      guint64 count)
+{
+  put_u32 (out, FM_RECORD_GAP_SIZE);
+  put_u16 (out + 4, FM_RECORD_GAP);
+  put_u16 (out + 6, 0);
+  put_u64 (out + 8, first_seq);
+  put_u64 (out + 16, count);
+}
+
+void
+fm_record_encode_dropped (guint8  out[FM_RECORD_DROPPED_SIZE],
+                          guint64 total)
+{
+  put_u32 (out, FM_RECORD_DROPPED_SIZE);
+  put_u16 (out + 4, FM_RECORD_DROPPED);
+  put_u16 (out + 6, 0);
+  put_u64 (out + 8, total);
+}
+
+static gboolean
+parse_error (GError **error, const char *what)
+{
+  g_set_error (error, FM_ERROR, FM_ERROR_PARSE, "malformed stream record: %s", what);
+  return FALSE;
+}
+
+/* Takes one string of @len bytes at *p, which must be followed by its NUL and contain none. */
+static gboolean
+take_string (const guint8 **p, guint16 len, const char **out)
+{
+  if ((*p)[len] != '\0' || (len > 0 && memchr (*p, '\0', len) != NULL))
+    return FALSE;
+  *out = (const char *) *p;
+  *p += len + 1;
+  return TRUE;
+}
+
+gboolean
+fm_record_decode_event (const guint8 *data,
+                        gsize         len,
+                        FmEvent      *event,
+                        GError      **error)
+{
+  const guint8 *p;
+  gsize size;
+
+  if (len < FM_RECORD_EVENT_FIXED + 4)
+    return parse_error (error, "event record too short");
+  size = get_u32 (data);
+  if (size != len)
+    return parse_error (error, "event record size does not match its length");
+  if (get_u16 (data + 4) != FM_RECORD_EVENT)
+    return parse_error (error, "not an event record");
+
+  event->syscall_nr = get_u16 (data + 6);
+  event->seq = get_u64 (data + 8);
+  event->time_ns = get_u64 (data + 16);
+  event->duration_ns = get_u64 (data + 24);
+  event->pid = get_u32 (data + 32);
+  event->ppid = get_u32 (data + 36);
+  event->tid = get_u32 (data + 40);
+  event->uid = get_u32 (data + 44);
+  event->result = (gint64) get_u64 (data + 48);
+  event->comm_len = get_u16 (data + 56);
+  event->path_len = get_u16 (data + 58);
+  event->path2_len = get_u16 (data + 60);
+  event->detail_len = get_u16 (data + 62);
+
+  if (event->comm_len >= FM_COMM_MAX || event->path_len > FM_PATH_MAX ||
+      event->path2_len > FM_PATH_MAX || event->detail_len > FM_DETAIL_MAX)
+    return parse_error (error, "string longer than its limit");
+  if ((gsize) FM_RECORD_EVENT_FIXED + event->comm_len + event->path_len + event->path2_len +
+      event->detail_len + 4 != size)
+    return parse_error (error, "string lengths do not add up to the record size");
+
+  p = data + FM_RECORD_EVENT_FIXED;
+  if (!take_string (&p, event->comm_len, &event->comm) ||
+      !take_string (&p, event->path_len, &event->path) ||
+      !take_string (&p, event->path2_len, &event->path2) ||
+      !take_string (&p, event->detail_len, &event->detail))
+    return parse_error (error, "string not terminated where its length says");
+  return TRUE;
+}
+
+/* ---- incremental decoder ------------------------------------------------------------ */
+
+struct _FmStreamDecoder {
+  FmStreamCallbacks callbacks;
+  gpointer user_data;
+  gboolean have_header;
+  gboolean broken;
+  gsize header_skip;     /* bytes of a longer (future) header still to skip */
+  /* the partial header or record carried between feeds: at most FM_RECORD_MAX_SIZE */
+  guint8 *partial;
+  gsize partial_len;
+};
+
+FmStreamDecoder *
+fm_stream_decoder_new (const FmStreamCallbacks *callbacks,
+                       gpointer                 user_data)
+{
+  FmStreamDecoder *decoder = g_new0 (FmStreamDecoder, 1);
+
+  g_return_val_if_fail (callbacks != NULL, NULL);
+  decoder->callbacks = *callbacks;
+  decoder->user_data = user_data;
+  decoder->partial = g_malloc (FM_RECORD_MAX_SIZE);
+  return decoder;
+}
+
+void
+fm_stream_decoder_free (FmStreamDecoder *decoder)
+{
+  if (decoder == NULL)
+    return;
+  g_free (decoder->partial);
+  g_free (decoder);
+}
+
+static gboolean
+fail (FmStreamDecoder *decoder, GError **error, const char *what)
+{
+  decoder->broken = TRUE;
+  g_set_error (error, FM_ERROR, FM_ERROR_PARSE, "malformed stream: %s", what);
+  return FALSE;
+}
+
+static gboolean
+check_header (FmStreamDecoder *decoder, const guint8 *h, GError **error)
+{
+  guint32 hdr_size;
+
+  if (memcmp (h, FM_STREAM_MAGIC, 8) != 0)
+    return fail (decoder, error, "bad magic (not a filemon stream)");
+  if (get_u32 (h + 8) != FM_STREAM_VERSION)
+    return fail (decoder, error, "unsupported version");
+  hdr_size = get_u32 (h + 12);
+  if (hdr_size < FM_STREAM_HEADER_SIZE || hdr_size > 4096)
+    return fail (decoder, error, "bad header size");
+  decoder->header_skip = hdr_size - FM_STREAM_HEADER_SIZE;
+  decoder->have_header = TRUE;
+  return TRUE;
+}
+
+/* Dispatches one complete record; FALSE when it is malformed or a callback said stop
+ * (*stop set then). */
+static gboolean
+dispatch (FmStreamDecoder *decoder,
+          const guint8    *rec,
+          gsize            size,
+          gboolean        *stop,
+          GError         **error)
+{
+  switch (get_u16 (rec + 4))
+    {
+    case FM_RECORD_EVENT:
+      {
+        FmEvent event;
+        g_autoptr(GError) local = NULL;
+
+        if (!fm_record_decode_event (rec, size, &event, &local))
+          return fail (decoder, error, local->message);
+        if (decoder->callbacks.event != NULL &&
+            !decoder->callbacks.event (&event, decoder->user_data))
+          {
+            *stop = TRUE;
+            return FALSE;
+          }
+        return TRUE;
+      }
+    case FM_RECORD_GAP:
+      if (size != FM_RECORD_GAP_SIZE)
+        return fail (decoder, error, "gap record of the wrong size");
+      if (decoder->callbacks.gap != NULL)
+        decoder->callbacks.gap (get_u64 (rec + 8), get_u64 (rec + 16), decoder->user_data);
+      return TRUE;
+    case FM_RECORD_DROPPED:
+      if (size != FM_RECORD_DROPPED_SIZE)
+        return fail (decoder, error, "dropped record of the wrong size");
+      if (decoder->callbacks.dropped != NULL)
+        decoder->callbacks.dropped (get_u64 (rec + 8), decoder->user_data);
+      return TRUE;
+    default:
+      /* a record type from a later version: its size says how far to skip */
+      return TRUE;
+    }
+}
+
+static gboolean
+check_size (FmStreamDecoder *decoder, guint32 size, GError **error)
+{
+  if (size < 8 || size > FM_RECORD_MAX_SIZE)
+    return fail (decoder, error, "record size out of bounds");
+  return TRUE;
+}
+
+gboolean
+fm_stream_decoder_feed (FmStreamDecoder *decoder,
+                        const guint8    *data,
+                        gsize            len,
+                        GError         **error)
+{
+  gboolean stop = FALSE;
+
+  g_return_val_if_fail (decoder != NULL, FALSE);
+  if (decoder->broken)
+    return fail (decoder, error, "decoder already failed");
+
+  while (len > 0)
+    {
+      if (!decoder->have_header)
+        {
+          gsize take = MIN (len, FM_STREAM_HEADER_SIZE - decoder->partial_len);
+
+          memcpy (decoder->partial + decoder->partial_len, data, take);
+          decoder->partial_len += take;
+          data += take;
+          len -= take;
+          if (decoder->partial_len < FM_STREAM_HEADER_SIZE)
+            return TRUE;
+          decoder->partial_len = 0;
+          if (!check_header (decoder, decoder->partial, error))
+            return FALSE;
+          continue;
+        }
+      if (decoder->header_skip > 0)
+        {
+          gsize skip = MIN (len, decoder->header_skip);
+
+          decoder->header_skip -= skip;
+          data += skip;
+          len -= skip;
+          continue;
+        }
+
+      if (decoder->partial_len > 0)
+        {
+          /* complete the carried record: first its size field, then the rest */
+          gsize need, take;
+          guint32 size;
+
+          if (decoder->partial_len < 8)
+            {
+              take = MIN (len, 8 - decoder->partial_len);
+              memcpy (decoder->partial + decoder->partial_len, data, take);
+              decoder->partial_len += take;
+              data += take;
+              len -= take;
+              if (decoder->partial_len < 8)
+                return TRUE;
+            }
+          size = get_u32 (decoder->partial);
+          if (!check_size (decoder, size, error))
+            return FALSE;
+          need = size - decoder->partial_len;
+          take = MIN (len, need);
+          memcpy (decoder->partial + decoder->partial_len, data, take);
+          decoder->partial_len += take;
+          data += take;
+          len -= take;
+          if (decoder->partial_len < size)
+            return TRUE;
+          decoder->partial_len = 0;
+          if (!dispatch (decoder, decoder->partial, size, &stop, error))
+            return stop;
+          continue;
+        }
+
+      /* records lying wholly in @data are decoded in place, without a copy */
+      while (len >= 8)
+        {
+          guint32 size = get_u32 (data);
+
+          if (!check_size (decoder, size, error))
+            return FALSE;
+          if (size > len)
+            break;
+          if (!dispatch (decoder, data, size, &stop, error))
+            return stop;
+          data += size;
+          len -= size;
+        }
+      if (len > 0)
+        {
+          memcpy (decoder->partial, data, len);
+          decoder->partial_len = len;
+          if (len >= 8 && !check_size (decoder, get_u32 (data), error))
+            return FALSE;
+          return TRUE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+fm_stream_decoder_at_boundary (FmStreamDecoder *decoder)
+{
+  g_return_val_if_fail (decoder != NULL, FALSE);
+  return decoder->have_header && decoder->header_skip == 0 && decoder->partial_len == 0 &&
+         !decoder->broken;
+}
