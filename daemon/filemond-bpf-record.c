@@ -22,6 +22,7 @@ struct _FmdBpfDecoder {
   GString *argv;
   GString *notes;
   char comm[FM_COMM_MAX];
+  char how[64];              /* openat2's struct open_how as text, for the decoder */
 };
 
 FmdBpfDecoder *
@@ -263,6 +264,14 @@ fmd_bpf_decoder_decode (FmdBpfDecoder  *self,
               g_string_append (self->argv, a);
             }
           arg_strings[i] = self->argv->str;
+        }
+      if ((i = arg_index (sc, FM_ARG_OPEN_HOW)) >= 0 && (rec->flags & FMD_BPF_F_HOW))
+        {
+          /* the decoder takes struct open_how as "FLAGS MODE RESOLVE" (fm-syscalls.h) */
+          g_snprintf (self->how, sizeof self->how, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+                      " %" G_GUINT64_FORMAT, (guint64) rec->how[0], (guint64) rec->how[1],
+                      (guint64) rec->how[2]);
+          arg_strings[i] = self->how;
         }
       fm_syscall_format_detail (sc, args, arg_strings, self->detail);
     }

@@ -31,6 +31,8 @@
 #   FILEMON_FAKE_STAP_PIDS   each fake stap appends its pid here when it starts
 #   DBUS_DAEMON_PID, POLKITD_PID
 # $FILEMON_FAKE_STAP_FIXTURE, _AFTER and _LOG pass through to filemond and the fake stap.
+# $FILEMOND_WRAPPER, when set, is a command that runs filemond (e.g. valgrind and options);
+# its exit status counts as filemond's.
 #
 # The harness exits with COMMAND's status, or 1 when COMMAND passed but filemond exited on
 # its own with a non-zero status, did not exit 0 on SIGTERM, or left a fake stap running.
@@ -159,8 +161,8 @@ teardown() {
   fi
   if alive "$filemond_pid"; then
     kill -TERM "$filemond_pid"
-    if ! wait_gone "$filemond_pid" 50; then
-      echo "with-bus: filemond did not exit within 5 s of SIGTERM" >&2
+    if ! wait_gone "$filemond_pid" "$((${startup_sec:-10} * 5))"; then
+      echo "with-bus: filemond did not exit within $((${startup_sec:-10} / 2)) s of SIGTERM" >&2
       kill -KILL "$filemond_pid" 2>/dev/null
       [ "$rc" = 0 ] && rc=1
     fi
@@ -338,11 +340,15 @@ unset FILEMOND_PID
 
 if [ "$run_daemon" = 1 ]; then
   filemond=$build_dir/daemon/filemond
+  # under a wrapper such as valgrind, filemond starts and exits many times slower
+  startup_sec=10
+  [ -z "${FILEMOND_WRAPPER:-}" ] || startup_sec=120
   [ -x "$filemond" ] || die "$filemond is not built"
   # The subshell records filemond's exit status for the harness and for tests that stop
   # filemond themselves.
   (
-    setpriv --pdeathsig TERM -- "$filemond" --config="$scratch/filemond.conf" --verbose \
+    # shellcheck disable=SC2086  # FILEMOND_WRAPPER is a command line (valgrind ...)
+    setpriv --pdeathsig TERM -- ${FILEMOND_WRAPPER:-} "$filemond" --config="$scratch/filemond.conf" --verbose \
       </dev/null >>"$FILEMOND_LOG" 2>&1 &
     echo $! > "$scratch/filemond.pid"
     rc=0
@@ -352,7 +358,7 @@ if [ "$run_daemon" = 1 ]; then
   ) &
   for _ in $(seq 100); do [ -s "$scratch/filemond.pid" ] && break; sleep 0.01; done
   filemond_pid=$(cat "$scratch/filemond.pid")
-  if ! wait_name org.filemond.Filemond1 "$filemond_pid" 10; then
+  if ! wait_name org.filemond.Filemond1 "$filemond_pid" "$startup_sec"; then
     echo "with-bus: filemond did not take org.filemond.Filemond1; its log:" >&2
     cat "$FILEMOND_LOG" >&2
     status=1
