@@ -511,6 +511,16 @@ def check_save(tap, conn):
     os.close(r)
     expect_error(tap, "/save/closed-reader-is-io-error", "Io", lambda: save(conn, "jsonl", w))
     os.close(w)
+    # a full disk: the error reaches the caller, the daemon goes on
+    full = os.path.join(os.environ["FILEMON_TEST_TMP"], "full")
+    os.mkdir(full)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8k", "filemon-full", full], check=True)
+    try:
+        fd = os.open(os.path.join(full, "saved.jsonl"), os.O_WRONLY | os.O_CREAT, 0o644)
+        expect_error(tap, "/save/disk-full-is-io-error", "Io", lambda: save(conn, "jsonl", fd))
+        os.close(fd)
+    finally:
+        subprocess.run(["umount", full], check=True)
     tap.check(prop(conn, "State") in ("idle", "failed"), "/save/daemon-alive-after-faults")
 
 
@@ -630,6 +640,66 @@ def check_sigterm(tap, conn):
     tap.check(not stray, "/sigterm/no-stap-left", stray)
 
 
+def fake_stap_pids():
+    with open(os.environ["FILEMON_FAKE_STAP_PIDS"]) as f:
+        return [int(line) for line in f if line.strip()]
+
+
+def gone(pid, seconds=5):
+    return wait_for(lambda: not os.path.exists("/proc/%d" % pid), seconds)
+
+
+def expect_daemon_exit():
+    """Tells with-bus.sh that filemond's end is this test's doing."""
+    open(os.path.join(os.environ["FILEMON_TEST_TMP"], "filemond-exit-expected"), "w").close()
+
+
+def check_sigkill(tap, conn):
+    """SIGKILL during a capture: stap dies with the daemon (nothing orphaned), and a new
+    filemond starts and captures again."""
+    fake_stap("normal", "forever")
+    start(conn)
+    wait_for(lambda: prop(conn, "State") == "running")
+    expect_daemon_exit()
+    os.kill(int(os.environ["FILEMOND_PID"]), signal.SIGKILL)
+    stray = [p for p in fake_stap_pids() if not gone(p)]
+    tap.check(not stray, "/sigkill/no-stap-left", stray)
+    daemon = subprocess.Popen([os.path.join(os.environ["FILEMON_BUILD_DIR"], "daemon", "filemond"),
+                               "--config=" + os.environ["FILEMOND_CONFIG"]],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        fresh = connect()
+        tap.check(wait_for(lambda: name_has_owner(fresh), 10), "/sigkill/restart-takes-the-name")
+        start(fresh)
+        tap.check(wait_for(lambda: prop(fresh, "State") == "running"), "/sigkill/restart-captures")
+        call(fresh, "Stop", None)
+    finally:
+        daemon.terminate()
+        tap.check(daemon.wait(10) == 0, "/sigkill/restarted-daemon-exits-0-on-sigterm")
+    stray = [p for p in fake_stap_pids() if not gone(p)]
+    tap.check(not stray, "/sigkill/restarted-daemon-leaves-no-stap", stray)
+
+
+def name_has_owner(conn):
+    reply = conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                           "NameHasOwner", GLib.Variant("(s)", (BUS_NAME,)), None,
+                           Gio.DBusCallFlags.NONE, 5000, None)
+    return reply.unpack()[0]
+
+
+def check_bus_gone(tap, conn):
+    """The system bus goes away during a capture: filemond stops its backend and exits, so
+    that systemd (Restart=on-failure) starts a fresh one on the new bus."""
+    fake_stap("normal", "forever")
+    start(conn)
+    wait_for(lambda: prop(conn, "State") == "running")
+    expect_daemon_exit()
+    os.kill(int(os.environ["DBUS_DAEMON_PID"]), signal.SIGTERM)
+    tap.check(gone(int(os.environ["FILEMOND_PID"]), 10), "/bus-gone/daemon-exits")
+    stray = [p for p in fake_stap_pids() if not gone(p)]
+    tap.check(not stray, "/bus-gone/no-stap-left", stray)
+
+
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--client":
         client_main(sys.argv[2:])
@@ -646,6 +716,8 @@ def main():
         "subscriber": check_subscriber_leaves,
         "backend": check_backend_dies,
         "polkit-down": check_polkit_down,
+        "sigkill": check_sigkill,
+        "bus-gone": check_bus_gone,
         "sigterm": check_sigterm,
     }
     selected = sys.argv[1:] or list(checks)
