@@ -456,6 +456,65 @@ def check_frozen_reader(tap, conn):
     live.sock.close()
 
 
+def vm_kib(pid, field):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def check_storm(tap, conn):
+    """A storm with a frozen Events subscriber and a frozen stream reader beside a live
+    reader: the daemon's memory stays bounded, the live reader gets every event or the
+    exact count of what it missed, and EventCount equals what was captured."""
+    fake_stap("normal", "forever")
+    pid = int(os.environ["FILEMOND_PID"])
+    frozen_sub = subprocess.Popen(
+        [sys.executable, "-c",
+         "import os, time\n"
+         "from gi.repository import Gio, GLib\n"
+         "c = Gio.DBusConnection.new_for_address_sync(os.environ['DBUS_SYSTEM_BUS_ADDRESS'],"
+         " Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT |"
+         " Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)\n"
+         "c.call_sync('%s', '%s', '%s', 'Subscribe', GLib.Variant('(a{sv})', ({},)), None,"
+         " Gio.DBusCallFlags.NONE, 5000, None)\n" % (BUS_NAME, PATH, IFACE) +
+         "print('subscribed', flush=True)\n"
+         "time.sleep(600)\n"], stdout=subprocess.PIPE, text=True)
+    tap.check(frozen_sub.stdout.readline().strip() == "subscribed", "/storm/frozen-subscriber")
+    frozen_stream = open_stream(conn)
+    live = open_stream(conn)
+    first = prop(conn, "EventCount") + 1
+    rss_before = vm_kib(pid, "VmRSS")
+    start(conn)
+    target = first + 300000
+    deadline = time.monotonic() + 120
+    peak = 0
+    while time.monotonic() < deadline and prop(conn, "EventCount") < target:
+        live.read_for(0.1)
+        peak = max(peak, vm_kib(pid, "VmRSS"))
+    stop_if_running(conn)
+    last = prop(conn, "EventCount")
+    live.read_for(20, lambda r: r.events and r.events[-1][0] >= last)
+    got = [e[0] for e in live.events]
+    covered = sorted(got + [q for f, c in live.gaps for q in range(f, f + c)])
+    tap.check(last >= target, "/storm/events-captured", "%d of %d" % (last - first + 1, target - first))
+    tap.check(covered == list(range(first, last + 1)),
+              "/storm/live-reader-gets-every-event-or-its-exact-count",
+              "events %d, gaps %s, want %d" % (len(got), live.gaps[:5], last - first + 1))
+    # ring: 100000 events (config); two stream buffers of 1 MiB; the subscriber queue of
+    # 4096 events: well under 64 MiB above where the daemon started
+    growth = peak - rss_before
+    tap.check(growth < 64 * 1024, "/storm/memory-stays-bounded",
+              "RSS grew %d KiB (peak %d KiB)" % (growth, peak))
+    tap.check(prop(conn, "BufferedCount") <= 100000, "/storm/ring-holds-its-capacity",
+              prop(conn, "BufferedCount"))
+    frozen_sub.kill()
+    frozen_sub.wait()
+    frozen_stream.sock.close()
+    live.sock.close()
+
+
 def check_save(tap, conn):
     """Save through a pipe and into a file, in every format; fds that cannot be written to
     are refused."""
@@ -711,6 +770,7 @@ def main():
         "eavesdrop": check_no_eavesdropping,
         "order": check_every_event_in_order,
         "frozen": check_frozen_reader,
+        "storm": check_storm,
         "save": check_save,
         "args": check_hostile_arguments,
         "subscriber": check_subscriber_leaves,
