@@ -163,8 +163,10 @@ is_word_char (char c)
          c != '"' && c != '\'';
 }
 
-/* A value: a quoted string ('...' or "...", backslash escapes the quote and itself) or a
- * run of characters up to white space or a parenthesis. Newly allocated. */
+/* A value: a quoted string ('...' or "..."; \\ and \<quote> escape themselves, \xNN is a
+ * byte, \n and \t are newline and tab, any other backslash stays) or a run of characters
+ * up to white space or a parenthesis. Newly allocated; may hold a NUL via \x00, so the
+ * length is returned too. */
 static char *
 parse_value (Parser *ps, gsize *len_out)
 {
@@ -186,6 +188,21 @@ parse_value (Parser *ps, gsize *len_out)
             }
           if (*ps->p == '\\' && (ps->p[1] == quote || ps->p[1] == '\\'))
             ps->p++;
+          else if (*ps->p == '\\' && ps->p[1] == 'x' && g_ascii_isxdigit (ps->p[2]) &&
+                   g_ascii_isxdigit (ps->p[3]))
+            {
+              /* \xNN: a byte, for names that are not UTF-8 */
+              g_string_append_c (out, (char) (g_ascii_xdigit_value (ps->p[2]) * 16 +
+                                              g_ascii_xdigit_value (ps->p[3])));
+              ps->p += 4;
+              continue;
+            }
+          else if (*ps->p == '\\' && (ps->p[1] == 'n' || ps->p[1] == 't'))
+            {
+              g_string_append_c (out, ps->p[1] == 'n' ? '\n' : '\t');
+              ps->p += 2;
+              continue;
+            }
           g_string_append_c (out, *ps->p++);
         }
       ps->p++;
