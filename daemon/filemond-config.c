@@ -20,6 +20,7 @@ typedef enum {
   KEY_BYTES,       /* a number with an optional K/M/G suffix */
   KEY_ABS_PATH,
   KEY_BACKEND,
+  KEY_BOOL,
 } KeyKind;
 
 typedef struct {
@@ -44,6 +45,7 @@ static const KeySpec keys[] = {
   NUM ("Subscribers", "StreamBufferBytes", KEY_BYTES, 64 * KIB, GIB, stream_buffer_bytes),
   { "Stap", "Path", KEY_ABS_PATH, 0, 0, G_STRUCT_OFFSET (FmdConfig, stap_path), 0 },
   NUM ("Stap", "BufferMB", KEY_COUNT, 1, 4095, stap_buffer_mb),
+  { "Stap", "CheckKernel", KEY_BOOL, 0, 0, G_STRUCT_OFFSET (FmdConfig, stap_check_kernel), 0 },
   NUM ("Bpf", "RingBufferMB", KEY_COUNT, 1, 4095, bpf_ringbuf_mb),
 };
 
@@ -66,6 +68,7 @@ fmd_config_new_default (void)
   config->stream_buffer_bytes = 16 * MIB;
   config->stap_path = g_strdup (FILEMON_STAP_PATH);
   config->stap_buffer_mb = 64;
+  config->stap_check_kernel = TRUE;
   config->bpf_ringbuf_mb = 64;
 
   return config;
@@ -208,6 +211,17 @@ apply_key (FmdConfig     *config,
         *(int *) field = kind;
         return TRUE;
       }
+
+    case KEY_BOOL:
+      if (g_strcmp0 (value, "true") != 0 && g_strcmp0 (value, "false") != 0)
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_PARSE,
+                       "%s: [%s] %s=%s is not true or false", origin, spec->group,
+                       spec->key, value);
+          return FALSE;
+        }
+      *(gboolean *) field = g_str_equal (value, "true");
+      return TRUE;
 
     default:
       g_assert_not_reached ();

@@ -22,6 +22,9 @@
  *   [Stap]
  *   Path=/usr/bin/stap      the SystemTap driver (an absolute path)
  *   BufferMB=64             stap -s, its kernel buffer in MiB (1 .. 4095)
+ *   CheckKernel=true        before using stap, check that the kernel can load its modules
+ *                           (module support, a build tree); false trusts Path= alone (a
+ *                           stap wrapper that runs elsewhere, or a test's stand-in)
  *   [Bpf]
  *   RingBufferMB=64         the BPF ring buffer in MiB (1 .. 4095; rounded up to a power of 2)
  */
@@ -44,6 +47,7 @@ typedef struct {
   /* [Stap] */
   char *stap_path;            /* Path=, default FILEMON_STAP_PATH */
   guint stap_buffer_mb;       /* BufferMB=, default 64 (stap -s) */
+  gboolean stap_check_kernel; /* CheckKernel=, default true */
   /* [Bpf] */
   guint bpf_ringbuf_mb;       /* RingBufferMB=, default 64 */
 } FmdConfig;

@@ -313,6 +313,7 @@ chmod 0755 "$scratch/fake-stap"
   echo "DefaultBackend=stap"
   echo "[Stap]"
   echo "Path=$scratch/fake-stap"
+  echo "CheckKernel=false"
 } > "$scratch/filemond.conf"
 if [ -n "$user_config" ]; then
   # Merge key by key, keeping the case of the keys (GKeyFile is case-sensitive).

@@ -41,6 +41,7 @@ assert_defaults (const FmdConfig *config)
   g_assert_cmpuint (config->stream_buffer_bytes, ==, 16 * 1024 * 1024);
   g_assert_cmpstr (config->stap_path, ==, FILEMON_STAP_PATH);
   g_assert_cmpuint (config->stap_buffer_mb, ==, 64);
+  g_assert_true (config->stap_check_kernel);
   g_assert_cmpuint (config->bpf_ringbuf_mb, ==, 64);
 }
 
@@ -86,7 +87,7 @@ test_shipped_example_documents_the_defaults (void)
   g_assert_no_error (error);
   for (p = uncommented; (p = strchr (p, '=')) != NULL; p++)
     keys++;
-  g_assert_cmpuint (keys, ==, 9);   /* every key of filemond-config.h */
+  g_assert_cmpuint (keys, ==, 10);   /* every key of filemond-config.h */
 
   config = load (uncommented, &error);
   g_assert_no_error (error);

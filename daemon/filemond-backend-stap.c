@@ -1,0 +1,435 @@
+/* filemond-backend-stap.c: the SystemTap backend. It runs `stap` with the generated script
+ * on stdin (filemond-stap-script.c), reads its stdout without blocking the main loop and
+ * parses each line (filemond-stap-parser.c).
+ *
+ * stap runs in its own process group, so that Stop can signal stap and everything it
+ * started (staprun, stapio) at once: a stapio left behind keeps the module loaded and
+ * blocks the next start with "could not load module". It also gets SIGKILL when the
+ * daemon dies (PR_SET_PDEATHSIG). The module name is fixed (-m filemond), so SystemTap's
+ * cache finds the compiled module of an identical script and a second start is fast.
+ */
+#include "config.h"
+
+#include "filemond-backend.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <gio/gio.h>
+
+#include "fm-error.h"
+#include "filemond-stap-parser.h"
+#include "filemond-stap-script.h"
+
+#define READ_SIZE (256 * 1024)
+#define STDERR_TAIL 2048
+/* how long stap gets to unload its module after SIGTERM before SIGKILL */
+#define KILL_TIMEOUT_MS 5000
+
+#define FMD_TYPE_STAP_BACKEND (fmd_stap_backend_get_type ())
+G_DECLARE_FINAL_TYPE (FmdStapBackend, fmd_stap_backend, FMD, STAP_BACKEND, FmdBackend)
+
+struct _FmdStapBackend {
+  FmdBackend parent_instance;
+
+  char *stap_path;
+  guint buffer_mb;
+
+  GSubprocess *process;
+  pid_t pgid;
+  GCancellable *cancellable;
+  FmdStapParser *parser;
+  GByteArray *partial;        /* an incomplete last line */
+  guint8 *read_buf;
+  GString *stderr_tail;
+  gboolean running;
+  gboolean stopping;
+  gboolean stdout_done;
+  gboolean exited;
+  int exit_status;
+  guint kill_timeout_id;
+};
+
+G_DEFINE_FINAL_TYPE (FmdStapBackend, fmd_stap_backend, FMD_TYPE_BACKEND)
+
+static void
+child_setup (gpointer user_data)
+{
+  /* async-signal-safe calls only: this runs between fork and exec */
+  setpgid (0, 0);
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+static void
+signal_group (FmdStapBackend *self, int sig)
+{
+  if (self->pgid > 0 && kill (-self->pgid, sig) < 0 && errno != ESRCH)
+    g_warning ("stap: cannot signal process group %d: %s", (int) self->pgid, g_strerror (errno));
+}
+
+/* The end: stap has exited and its stdout is read to the end. */
+static void
+maybe_finish (FmdStapBackend *self)
+{
+  if (!self->exited || !self->stdout_done)
+    return;
+  g_clear_handle_id (&self->kill_timeout_id, g_source_remove);
+  /* anything left in its group (a stapio that outlived stap) goes too */
+  signal_group (self, SIGKILL);
+  self->pgid = 0;
+  g_clear_object (&self->process);
+
+  if (self->stopping)
+    {
+      fmd_backend_emit_stopped (FMD_BACKEND (self));
+      return;
+    }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *last = g_strstrip (g_strdup (self->stderr_tail->str));
+    const char *nl = strrchr (last, '\n');
+
+    g_set_error (&error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
+                 "stap exited (status %d)%s%s", self->exit_status,
+                 *last != '\0' ? ": " : "", nl != NULL ? nl + 1 : last);
+    fmd_backend_emit_failed (FMD_BACKEND (self), error);
+  }
+}
+
+static void
+handle_line (FmdStapBackend *self, const char *line, gsize len)
+{
+  g_autoptr(GError) error = NULL;
+  FmdStapLineKind kind;
+  FmEvent event;
+
+  if (!fmd_stap_parser_parse_line (self->parser, line, len, &kind, &event, &error))
+    {
+      /* counted and reported, never turned into an event */
+      g_debug ("%s: %.*s", error->message, (int) MIN (len, 200), line);
+      fmd_backend_emit_dropped (FMD_BACKEND (self), 1);
+      return;
+    }
+  if (!self->running && !self->stopping)
+    {
+      self->running = TRUE;
+      fmd_backend_emit_running (FMD_BACKEND (self));
+    }
+  if (kind == FMD_STAP_LINE_EVENT && !self->stopping)
+    fmd_backend_emit_event (FMD_BACKEND (self), &event);
+}
+
+static void read_stdout (FmdStapBackend *self, GInputStream *stream);
+
+static void
+stdout_read_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(FmdStapBackend) self = user_data;
+  g_autoptr(GError) error = NULL;
+  gssize n = g_input_stream_read_finish (G_INPUT_STREAM (source), result, &error);
+  const guint8 *p, *end;
+
+  if (n <= 0)
+    {
+      if (n < 0 && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("stap: reading its output: %s", error->message);
+      if (self->partial->len > 0)
+        {
+          /* a record cut by stap's exit */
+          fmd_backend_emit_dropped (FMD_BACKEND (self), 1);
+          g_byte_array_set_size (self->partial, 0);
+        }
+      self->stdout_done = TRUE;
+      maybe_finish (self);
+      return;
+    }
+
+  p = self->read_buf;
+  end = p + n;
+  while (p < end)
+    {
+      const guint8 *nl = memchr (p, '\n', end - p);
+
+      if (nl == NULL)
+        {
+          /* a line longer than any record can be is garbage: drop it whole */
+          if (self->partial->len + (end - p) > 64 * 1024)
+            {
+              fmd_backend_emit_dropped (FMD_BACKEND (self), 1);
+              g_byte_array_set_size (self->partial, 0);
+            }
+          else
+            g_byte_array_append (self->partial, p, end - p);
+          break;
+        }
+      if (self->partial->len > 0)
+        {
+          g_byte_array_append (self->partial, p, nl - p);
+          handle_line (self, (const char *) self->partial->data, self->partial->len);
+          g_byte_array_set_size (self->partial, 0);
+        }
+      else
+        handle_line (self, (const char *) p, nl - p);
+      p = nl + 1;
+    }
+  read_stdout (self, G_INPUT_STREAM (source));
+}
+
+static void
+read_stdout (FmdStapBackend *self, GInputStream *stream)
+{
+  g_input_stream_read_async (stream, self->read_buf, READ_SIZE, G_PRIORITY_DEFAULT,
+                             self->cancellable, stdout_read_cb, g_object_ref (self));
+}
+
+static void read_stderr (FmdStapBackend *self, GDataInputStream *stream);
+
+static void
+stderr_line_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(FmdStapBackend) self = user_data;
+  g_autoptr(GError) error = NULL;
+  gsize len;
+  g_autofree char *line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (source),
+                                                                       result, &len, &error);
+  const char *skipped;
+
+  if (line == NULL)
+    return;   /* the end, or an error: stdout and the exit status tell the rest */
+
+  g_message ("stap: %s", line);
+  g_string_append (self->stderr_tail, line);
+  g_string_append_c (self->stderr_tail, '\n');
+  if (self->stderr_tail->len > STDERR_TAIL)
+    g_string_erase (self->stderr_tail, 0, self->stderr_tail->len - STDERR_TAIL);
+  /* "WARNING: Number of errors: 0, skipped probes: 12": probes that did not run are events lost */
+  skipped = strstr (line, "skipped probes: ");
+  if (skipped != NULL)
+    {
+      guint64 n = g_ascii_strtoull (skipped + strlen ("skipped probes: "), NULL, 10);
+
+      if (n > 0)
+        fmd_backend_emit_dropped (FMD_BACKEND (self), n);
+    }
+  read_stderr (self, G_DATA_INPUT_STREAM (source));
+}
+
+static void
+read_stderr (FmdStapBackend *self, GDataInputStream *stream)
+{
+  g_data_input_stream_read_line_async (stream, G_PRIORITY_DEFAULT, self->cancellable,
+                                       stderr_line_cb, g_object_ref (self));
+}
+
+static void
+wait_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(FmdStapBackend) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_subprocess_wait_finish (G_SUBPROCESS (source), result, &error))
+    g_warning ("stap: waiting for it: %s", error->message);
+  self->exit_status = g_subprocess_get_if_exited (G_SUBPROCESS (source)) ?
+                      g_subprocess_get_exit_status (G_SUBPROCESS (source)) :
+                      128 + g_subprocess_get_term_sig (G_SUBPROCESS (source));
+  self->exited = TRUE;
+  maybe_finish (self);
+}
+
+static void
+stdin_written_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* a failure here means stap died early: its exit reports why */
+  if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, &error))
+    g_debug ("stap: writing the script: %s", error->message);
+  if (!g_output_stream_close (G_OUTPUT_STREAM (source), NULL, &error) && error != NULL)
+    g_debug ("stap: closing its stdin: %s", error->message);
+  g_free (user_data);
+}
+
+static gboolean
+fmd_stap_backend_start (FmdBackend       *backend,
+                        const FmdOptions *options,
+                        GError          **error)
+{
+  FmdStapBackend *self = FMD_STAP_BACKEND (backend);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autofree char *script = fmd_stap_script_generate (options, (guint32) getpid ());
+  g_autofree char *buffer = g_strdup_printf ("%u", self->buffer_mb);
+  g_autofree char *maxstr = g_strdup_printf ("-DMAXSTRINGLEN=%d", FMD_STAP_MAXSTRINGLEN);
+  const char *argv[] = {
+    self->stap_path,
+    "-m", "filemond",           /* a stable name: SystemTap's cache works */
+    "-DSTP_NO_OVERLOAD",        /* a storm must not unload the module */
+    "-DMAXMAPENTRIES=65536",    /* threads inside a syscall at once */
+    maxstr,
+    "-s", buffer,
+    "-",
+    NULL,
+  };
+  g_autoptr(GError) local_error = NULL;
+  const char *identifier;
+
+  g_return_val_if_fail (self->process == NULL, FALSE);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
+  self->process = g_subprocess_launcher_spawnv (launcher, argv, &local_error);
+  if (self->process == NULL)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED, "stap: cannot run %s: %s",
+                   self->stap_path, local_error->message);
+      return FALSE;
+    }
+  identifier = g_subprocess_get_identifier (self->process);
+  self->pgid = identifier != NULL ? (pid_t) atoi (identifier) : 0;
+  self->running = FALSE;
+  self->stopping = FALSE;
+  self->stdout_done = FALSE;
+  self->exited = FALSE;
+  g_string_truncate (self->stderr_tail, 0);
+  g_byte_array_set_size (self->partial, 0);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+
+  g_output_stream_write_all_async (g_subprocess_get_stdin_pipe (self->process), script,
+                                   strlen (script), G_PRIORITY_DEFAULT, NULL,
+                                   stdin_written_cb, script);
+  script = NULL;   /* owned by the write until it completes */
+  read_stdout (self, g_subprocess_get_stdout_pipe (self->process));
+  {
+    g_autoptr(GDataInputStream) err =
+        g_data_input_stream_new (g_subprocess_get_stderr_pipe (self->process));
+
+    read_stderr (self, err);
+  }
+  g_subprocess_wait_async (self->process, NULL, wait_cb, g_object_ref (self));
+  g_debug ("stap started as pid %d", (int) self->pgid);
+  return TRUE;
+}
+
+static gboolean
+kill_timeout_cb (gpointer user_data)
+{
+  FmdStapBackend *self = user_data;
+
+  self->kill_timeout_id = 0;
+  g_warning ("stap did not exit within %d ms of SIGTERM: killing it", KILL_TIMEOUT_MS);
+  signal_group (self, SIGKILL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+fmd_stap_backend_stop (FmdBackend *backend)
+{
+  FmdStapBackend *self = FMD_STAP_BACKEND (backend);
+
+  if (self->process == NULL)
+    {
+      fmd_backend_emit_stopped (backend);
+      return;
+    }
+  if (self->stopping)
+    return;
+  self->stopping = TRUE;
+  /* SIGTERM lets stapio unload the module; what stap printed until then is still read */
+  signal_group (self, SIGTERM);
+  self->kill_timeout_id = g_timeout_add (KILL_TIMEOUT_MS, kill_timeout_cb, self);
+}
+
+static void
+fmd_stap_backend_dispose (GObject *object)
+{
+  FmdStapBackend *self = FMD_STAP_BACKEND (object);
+
+  /* never leave a stap behind, even when the backend goes without a Stop */
+  if (self->process != NULL)
+    signal_group (self, SIGKILL);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->kill_timeout_id, g_source_remove);
+  g_clear_object (&self->process);
+  g_clear_object (&self->cancellable);
+  G_OBJECT_CLASS (fmd_stap_backend_parent_class)->dispose (object);
+}
+
+static void
+fmd_stap_backend_finalize (GObject *object)
+{
+  FmdStapBackend *self = FMD_STAP_BACKEND (object);
+
+  g_free (self->stap_path);
+  g_clear_pointer (&self->parser, fmd_stap_parser_free);
+  g_byte_array_unref (self->partial);
+  g_free (self->read_buf);
+  g_string_free (self->stderr_tail, TRUE);
+  G_OBJECT_CLASS (fmd_stap_backend_parent_class)->finalize (object);
+}
+
+static void
+fmd_stap_backend_class_init (FmdStapBackendClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  FmdBackendClass *backend_class = FMD_BACKEND_CLASS (klass);
+
+  object_class->dispose = fmd_stap_backend_dispose;
+  object_class->finalize = fmd_stap_backend_finalize;
+  backend_class->start = fmd_stap_backend_start;
+  backend_class->stop = fmd_stap_backend_stop;
+}
+
+static void
+fmd_stap_backend_init (FmdStapBackend *self)
+{
+  self->parser = fmd_stap_parser_new ();
+  self->partial = g_byte_array_new ();
+  self->read_buf = g_malloc (READ_SIZE);
+  self->stderr_tail = g_string_new (NULL);
+}
+
+FmdBackend *
+fmd_backend_stap_new (const FmdConfig *config)
+{
+  FmdStapBackend *self = g_object_new (FMD_TYPE_STAP_BACKEND, NULL);
+
+  self->stap_path = g_strdup (config->stap_path);
+  self->buffer_mb = config->stap_buffer_mb;
+  return FMD_BACKEND (self);
+}
+
+char *
+fmd_backend_stap_unavailable_reason (const FmdConfig *config)
+{
+  struct utsname uts;
+  g_autofree char *build = NULL;
+
+  if (!g_file_test (config->stap_path, G_FILE_TEST_IS_EXECUTABLE))
+    return g_strdup_printf ("stap: %s not found (install systemtap)", config->stap_path);
+  if (!config->stap_check_kernel)
+    return NULL;
+  /* /proc/modules exists only where the kernel can load modules (CONFIG_MODULES) */
+  if (!g_file_test ("/proc/modules", G_FILE_TEST_EXISTS))
+    return g_strdup ("stap: this kernel cannot load modules (built without CONFIG_MODULES)");
+  if (uname (&uts) < 0)
+    return g_strdup_printf ("stap: uname: %s", g_strerror (errno));
+  build = g_build_filename ("/lib/modules", uts.release, "build", NULL);
+  if (!g_file_test (build, G_FILE_TEST_IS_DIR))
+    return g_strdup_printf ("stap: no kernel build tree in %s (install the headers of "
+                            "kernel %s)", build, uts.release);
+  return NULL;
+}

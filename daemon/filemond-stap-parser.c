@@ -1,0 +1,331 @@
+/* filemond-stap-parser.c: reads the lines the capture script prints (see
+ * filemond-stap-script.h). Every field is checked: the count, each number's syntax and
+ * range, each quoted string's escapes. Buffers are reused from line to line. */
+#include "config.h"
+
+#include "filemond-stap-parser.h"
+
+#include <string.h>
+
+#include "fm-error.h"
+#include "fm-syscalls.h"
+#include "filemond-stap-script.h"
+
+enum {
+  COL_NR, COL_TIME, COL_DURATION, COL_PID, COL_PPID, COL_TID, COL_UID, COL_RESULT, COL_COMM,
+  COL_A0, COL_A5 = COL_A0 + 5, COL_PATH, COL_PATH2, COL_TEXT, COL_BASE, COL_BASE2,
+};
+
+G_STATIC_ASSERT (COL_BASE2 + 1 == FMD_STAP_EVENT_FIELDS);
+
+struct _FmdStapParser {
+  GString *comm, *path, *path2, *text, *base, *base2;
+  GString *full_path, *full_path2, *detail;
+};
+
+FmdStapParser *
+fmd_stap_parser_new (void)
+{
+  FmdStapParser *p = g_new0 (FmdStapParser, 1);
+
+  p->comm = g_string_sized_new (32);
+  p->path = g_string_sized_new (256);
+  p->path2 = g_string_sized_new (256);
+  p->text = g_string_sized_new (256);
+  p->base = g_string_sized_new (256);
+  p->base2 = g_string_sized_new (256);
+  p->full_path = g_string_sized_new (512);
+  p->full_path2 = g_string_sized_new (512);
+  p->detail = g_string_sized_new (256);
+  return p;
+}
+
+void
+fmd_stap_parser_free (FmdStapParser *p)
+{
+  if (p == NULL)
+    return;
+  g_string_free (p->comm, TRUE);
+  g_string_free (p->path, TRUE);
+  g_string_free (p->path2, TRUE);
+  g_string_free (p->text, TRUE);
+  g_string_free (p->base, TRUE);
+  g_string_free (p->base2, TRUE);
+  g_string_free (p->full_path, TRUE);
+  g_string_free (p->full_path2, TRUE);
+  g_string_free (p->detail, TRUE);
+  g_free (p);
+}
+
+static gboolean
+parse_error (GError **error, guint column, const char *what)
+{
+  g_set_error (error, FM_ERROR, FM_ERROR_PARSE, "stap output field %u: %s", column + 1, what);
+  return FALSE;
+}
+
+static gboolean
+parse_int (const char *s, gsize len, gint64 *out)
+{
+  gboolean neg = FALSE;
+  guint64 v = 0;
+  gsize i = 0;
+
+  if (len > 0 && s[0] == '-')
+    {
+      neg = TRUE;
+      i = 1;
+    }
+  if (i >= len || len - i > 20)
+    return FALSE;
+  for (; i < len; i++)
+    {
+      if (!g_ascii_isdigit (s[i]))
+        return FALSE;
+      if (v > (G_MAXUINT64 - (guint) (s[i] - '0')) / 10)
+        return FALSE;
+      v = v * 10 + (guint) (s[i] - '0');
+    }
+  /* an unsigned argument may use all 64 bits: it comes back through the cast */
+  if (neg && v > (guint64) G_MAXINT64 + 1)
+    return FALSE;
+  *out = neg ? (gint64) (0 - v) : (gint64) v;
+  return TRUE;
+}
+
+static int
+hexval (char c)
+{
+  return g_ascii_isxdigit (c) ? g_ascii_xdigit_value (c) : -1;
+}
+
+/* A SystemTap quoted string (or "-" for none) into @out. SystemTap writes \uXXXX and
+ * \UXXXXXXXX for UTF-8, \ooo for other bytes and C escapes: decoding them gives back the
+ * exact bytes. A trailing "..." marks a truncated string, kept as far as it goes. An
+ * unquoted 0x... is an address SystemTap could not read: an empty string. */
+static gboolean
+decode_quoted (const char *s, gsize len, GString *out)
+{
+  gsize i = 1;
+
+  g_string_truncate (out, 0);
+  if (len == 1 && s[0] == '-')
+    return TRUE;
+  if (len > 2 && s[0] == '0' && s[1] == 'x')
+    {
+      for (gsize k = 2; k < len; k++)
+        if (hexval (s[k]) < 0)
+          return FALSE;
+      return TRUE;
+    }
+  if (len < 2 || s[0] != '"')
+    return FALSE;
+  while (i < len && s[i] != '"')
+    {
+      char c = s[i];
+
+      if (c != '\\')
+        {
+          if ((guchar) c < 0x20)
+            return FALSE;
+          g_string_append_c (out, c);
+          i++;
+          continue;
+        }
+      if (++i >= len)
+        return FALSE;
+      c = s[i++];
+      switch (c)
+        {
+        case 'a': g_string_append_c (out, '\a'); break;
+        case 'b': g_string_append_c (out, '\b'); break;
+        case 'f': g_string_append_c (out, '\f'); break;
+        case 'n': g_string_append_c (out, '\n'); break;
+        case 'r': g_string_append_c (out, '\r'); break;
+        case 't': g_string_append_c (out, '\t'); break;
+        case 'v': g_string_append_c (out, '\v'); break;
+        case '"': case '\\': case '\'': g_string_append_c (out, c); break;
+        case 'u': case 'U':
+          {
+            gsize n = c == 'u' ? 4 : 8;
+            gunichar u = 0;
+            char utf8[8];
+
+            if (i + n > len)
+              return FALSE;
+            for (gsize k = 0; k < n; k++)
+              {
+                int h = hexval (s[i + k]);
+
+                if (h < 0)
+                  return FALSE;
+                u = u * 16 + (gunichar) h;
+              }
+            i += n;
+            if (!g_unichar_validate (u) || u == 0)
+              return FALSE;
+            g_string_append_len (out, utf8, g_unichar_to_utf8 (u, utf8));
+            break;
+          }
+        default:
+          if (c >= '0' && c <= '3' && i + 2 <= len && s[i] >= '0' && s[i] <= '7' &&
+              s[i + 1] >= '0' && s[i + 1] <= '7')
+            {
+              guint b = (guint) (c - '0') * 64 + (guint) (s[i] - '0') * 8 + (guint) (s[i + 1] - '0');
+
+              if (b == 0)
+                return FALSE;   /* a C string holds no NUL */
+              g_string_append_c (out, (char) b);
+              i += 2;
+              break;
+            }
+          return FALSE;
+        }
+    }
+  if (i >= len)
+    return FALSE;   /* no closing quote: the line was cut */
+  i++;
+  if (i == len)
+    return TRUE;
+  return len - i == 3 && memcmp (s + i, "...", 3) == 0;
+}
+
+/* @base + "/" + @name for a relative name; @name alone when absolute or without base. */
+static void
+resolve (GString *out, const GString *base, const GString *name)
+{
+  g_string_truncate (out, 0);
+  if (name->len == 0)
+    return;
+  if (name->str[0] != '/' && base->len > 0)
+    {
+      g_string_append_len (out, base->str, base->len);
+      if (base->str[base->len - 1] != '/')
+        g_string_append_c (out, '/');
+    }
+  g_string_append_len (out, name->str, name->len);
+  if (out->len > FM_PATH_MAX)
+    g_string_truncate (out, FM_PATH_MAX);
+}
+
+gboolean
+fmd_stap_parser_parse_line (FmdStapParser   *p,
+                            const char      *line,
+                            gsize            len,
+                            FmdStapLineKind *kind,
+                            FmEvent         *event,
+                            GError         **error)
+{
+  const char *field[FMD_STAP_EVENT_FIELDS];
+  gsize flen[FMD_STAP_EVENT_FIELDS];
+  gint64 num[COL_A5 + 1];
+  const FmSyscall *sc;
+  guint64 args[FM_SYSCALL_MAX_ARGS];
+  const char *strings[FM_SYSCALL_MAX_ARGS] = { NULL };
+  gsize pos, n = 0;
+  gboolean has_fd = FALSE;
+
+  g_return_val_if_fail (p != NULL && line != NULL && kind != NULL && event != NULL, FALSE);
+
+  if (len == 1 && line[0] == 'R')
+    {
+      *kind = FMD_STAP_LINE_READY;
+      return TRUE;
+    }
+  if (len < 2 || line[0] != 'E' || line[1] != '\t')
+    {
+      g_set_error_literal (error, FM_ERROR, FM_ERROR_PARSE, "stap output: not a record");
+      return FALSE;
+    }
+  if (memchr (line, '\0', len) != NULL)
+    {
+      g_set_error_literal (error, FM_ERROR, FM_ERROR_PARSE, "stap output: NUL in a record");
+      return FALSE;
+    }
+
+  /* split at tabs: quoted strings hold none (SystemTap escapes them) */
+  pos = 2;
+  while (n < FMD_STAP_EVENT_FIELDS)
+    {
+      const char *tab = memchr (line + pos, '\t', len - pos);
+      gsize end = tab != NULL ? (gsize) (tab - line) : len;
+
+      field[n] = line + pos;
+      flen[n] = end - pos;
+      n++;
+      if (tab == NULL)
+        break;
+      pos = end + 1;
+    }
+  if (n != FMD_STAP_EVENT_FIELDS || pos + flen[n - 1] != len)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_PARSE,
+                   "stap output: %s fields (expected %d)",
+                   n < FMD_STAP_EVENT_FIELDS ? "too few" : "too many", FMD_STAP_EVENT_FIELDS);
+      return FALSE;
+    }
+
+  for (guint i = 0; i <= COL_A5; i++)
+    {
+      if (i == COL_COMM)
+        continue;
+      if (!parse_int (field[i], flen[i], &num[i]))
+        return parse_error (error, i + 1, "not a number");
+    }
+  if (num[COL_NR] < 0 || num[COL_NR] > G_MAXUINT16 ||
+      (sc = fm_syscall_by_nr ((guint) num[COL_NR])) == NULL)
+    return parse_error (error, COL_NR + 1, "not a traced syscall");
+  if (num[COL_TIME] < 0 || num[COL_DURATION] < 0)
+    return parse_error (error, COL_TIME + 1, "negative time");
+  for (guint i = COL_PID; i <= COL_UID; i++)
+    if (num[i] < 0 || num[i] > G_MAXUINT32)
+      return parse_error (error, i + 1, "out of range");
+
+  if (!decode_quoted (field[COL_COMM], flen[COL_COMM], p->comm) ||
+      !decode_quoted (field[COL_PATH], flen[COL_PATH], p->path) ||
+      !decode_quoted (field[COL_PATH2], flen[COL_PATH2], p->path2) ||
+      !decode_quoted (field[COL_TEXT], flen[COL_TEXT], p->text) ||
+      !decode_quoted (field[COL_BASE], flen[COL_BASE], p->base) ||
+      !decode_quoted (field[COL_BASE2], flen[COL_BASE2], p->base2))
+    return parse_error (error, COL_COMM + 1, "a string field is malformed");
+  if (p->comm->len >= FM_COMM_MAX)
+    g_string_truncate (p->comm, FM_COMM_MAX - 1);
+
+  for (guint i = 0; i < FM_SYSCALL_MAX_ARGS; i++)
+    args[i] = (guint64) num[COL_A0 + i];
+  for (guint i = 0; i < sc->n_args; i++)
+    {
+      if (sc->args[i] == FM_ARG_XATTR_NAME || sc->args[i] == FM_ARG_ARGV ||
+          sc->args[i] == FM_ARG_OPEN_HOW)
+        strings[i] = p->text->str;
+      if (sc->args[i] == FM_ARG_FD)
+        has_fd = TRUE;
+    }
+
+  /* an fd's path is the event's path; otherwise the names resolve against their base */
+  if (has_fd)
+    {
+      g_string_truncate (p->full_path, 0);
+      g_string_append_len (p->full_path, p->base->str, MIN (p->base->len, FM_PATH_MAX));
+    }
+  else
+    resolve (p->full_path, p->base, p->path);
+  /* a symlink's target has no base (the script sends none): it stays as given */
+  resolve (p->full_path2, p->base2, p->path2);
+
+  g_string_truncate (p->detail, 0);
+  fm_syscall_format_detail (sc, args, strings, p->detail);
+
+  memset (event, 0, sizeof *event);
+  event->syscall_nr = sc->nr;
+  event->time_ns = (guint64) num[COL_TIME];
+  event->duration_ns = (guint64) num[COL_DURATION];
+  event->pid = (guint32) num[COL_PID];
+  event->ppid = (guint32) num[COL_PPID];
+  event->tid = (guint32) num[COL_TID];
+  event->uid = (guint32) num[COL_UID];
+  event->result = num[COL_RESULT];
+  fm_event_set_strings (event, p->comm->str, p->full_path->str, p->full_path2->str, p->detail->str);
+  *kind = FMD_STAP_LINE_EVENT;
+  return TRUE;
+}
