@@ -1,0 +1,166 @@
+/* test-stap-parser.c: the stap line parser on recorded output, field by field, and on
+ * hostile lines: each is refused, none becomes a wrong event. */
+#include "config.h"
+
+#include <string.h>
+
+#include "filemond-stap-parser.h"
+#include "fm-error.h"
+#include "fm-syscalls.h"
+
+static char *
+fixture (const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  g_file_get_contents (g_test_get_filename (G_TEST_DIST, "fixtures", name, NULL), &text, NULL, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
+typedef struct {
+  const char *syscall;
+  gint64 result;
+  const char *comm;
+  const char *path;
+  const char *path2;
+  const char *detail;
+  guint32 pid, tid, uid;
+} Expected;
+
+static void
+test_normal_fields (void)
+{
+  static const Expected want[] = {
+    { "openat", -13, "sshd", "/etc/shadow", "", "O_RDONLY", 812, 812, 0 },
+    { "openat", 3, "cat", "/home/user/notes.txt", "", "O_RDONLY|O_CLOEXEC", 4242, 4242, 1000 },
+    { "openat", -2, "cat", "/home/user/dir/sub/new file", "", "dirfd=3, O_WRONLY|O_CREAT, 0644", 4242, 4243, 1000 },
+    { "close", 0, "cat", "/home/user/notes.txt", "", "fd=3", 4242, 4242, 1000 },
+    { "read", 4096, "cat", "/home/user/notes.txt", "", "fd=3, count=4096", 4242, 4242, 1000 },
+    { "renameat2", 0, "mv", "/tmp/a", "/tmp/b", "RENAME_NOREPLACE", 5000, 5000, 0 },
+    { "unlinkat", -21, "rm", "/home/user/dir", "", "AT_REMOVEDIR", 5001, 5001, 1000 },
+    { "execve", 0, "bash", "/usr/bin/ls", "", NULL, 5002, 5002, 1000 },
+    { "symlink", 0, "ln", "/home/user/link-name", "../target with\ttab", "", 5003, 5003, 1000 },
+    { "newfstatat", -2, "stat", "/tmp/caf\xc3\xa9/\xff\x01x\n\"q\"", "", "AT_SYMLINK_NOFOLLOW", 5004, 5004, 1000 },
+    { "fsetxattr", 0, "setfattr", "/srv/data", "", NULL, 5005, 5005, 0 },
+    { "openat2", 3, "app", "/etc/hosts", "", NULL, 5006, 5006, 0 },
+  };
+  g_autofree char *text = fixture ("normal");
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autoptr(FmdStapParser) parser = fmd_stap_parser_new ();
+  guint n = 0;
+
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++, n++)
+    {
+      g_autoptr(GError) error = NULL;
+      FmdStapLineKind kind;
+      FmEvent ev;
+      char name[16];
+
+      g_assert_true (fmd_stap_parser_parse_line (parser, lines[i], strlen (lines[i]), &kind, &ev, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (kind, ==, FMD_STAP_LINE_EVENT);
+      g_assert_cmpuint (n, <, G_N_ELEMENTS (want));
+      g_assert_cmpstr (fm_syscall_name (ev.syscall_nr, name), ==, want[n].syscall);
+      g_assert_cmpint (ev.result, ==, want[n].result);
+      g_assert_cmpstr (ev.comm, ==, want[n].comm);
+      g_assert_cmpstr (ev.path, ==, want[n].path);
+      g_assert_cmpuint (ev.path_len, ==, strlen (want[n].path));
+      g_assert_cmpstr (ev.path2, ==, want[n].path2);
+      if (want[n].detail != NULL)
+        g_assert_cmpstr (ev.detail, ==, want[n].detail);
+      g_assert_true (g_utf8_validate (ev.detail, ev.detail_len, NULL));
+      g_assert_cmpuint (ev.pid, ==, want[n].pid);
+      g_assert_cmpuint (ev.tid, ==, want[n].tid);
+      g_assert_cmpuint (ev.uid, ==, want[n].uid);
+      g_assert_cmpuint (ev.time_ns, ==, G_GUINT64_CONSTANT (1764806400000000000) + n + 1);
+      g_assert_cmpuint (ev.duration_ns, >, 0);
+      if (g_str_equal (want[n].syscall, "execve"))
+        g_assert_nonnull (strstr (ev.detail, "ls -l /tmp"));
+      if (g_str_equal (want[n].syscall, "fsetxattr"))
+        g_assert_nonnull (strstr (ev.detail, "user.comment"));
+      if (g_str_equal (want[n].syscall, "openat2"))
+        g_assert_nonnull (strstr (ev.detail, "O_CLOEXEC"));
+    }
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (want));
+}
+
+static void
+test_ready_line (void)
+{
+  g_autoptr(FmdStapParser) parser = fmd_stap_parser_new ();
+  FmdStapLineKind kind;
+  FmEvent ev;
+
+  g_assert_true (fmd_stap_parser_parse_line (parser, "R", 1, &kind, &ev, NULL));
+  g_assert_cmpint (kind, ==, FMD_STAP_LINE_READY);
+}
+
+static void
+test_hostile_lines_are_refused (void)
+{
+  g_autofree char *text = fixture ("hostile");
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autoptr(FmdStapParser) parser = fmd_stap_parser_new ();
+  guint good = 0, bad = 0;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      FmdStapLineKind kind;
+      FmEvent ev;
+
+      if (fmd_stap_parser_parse_line (parser, lines[i], strlen (lines[i]), &kind, &ev, &error))
+        {
+          /* the only lines that parse are the good one, unchanged */
+          g_assert_cmpstr (ev.comm, ==, "good");
+          g_assert_cmpstr (ev.path, ==, "/ok");
+          g_assert_cmpint (ev.result, ==, -2);
+          good++;
+        }
+      else
+        {
+          g_assert_error (error, FM_ERROR, FM_ERROR_PARSE);
+          bad++;
+        }
+    }
+  g_assert_cmpuint (good, ==, 15);
+  g_assert_cmpuint (bad, ==, 16);
+}
+
+/* Every prefix of a good record (a record cut anywhere) is refused or, never, wrong. */
+static void
+test_every_truncation_is_refused (void)
+{
+  g_autofree char *text = fixture ("normal");
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autoptr(FmdStapParser) parser = fmd_stap_parser_new ();
+
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      gsize len = strlen (lines[i]);
+
+      for (gsize cut = 0; cut < len; cut++)
+        {
+          FmdStapLineKind kind;
+          FmEvent ev;
+
+          /* a cut inside the last number still parses as a smaller number in theory:
+           * the last field is a string or "-", so every cut loses its end */
+          if (fmd_stap_parser_parse_line (parser, lines[i], cut, &kind, &ev, NULL))
+            g_error ("line %u cut at %" G_GSIZE_FORMAT " parsed", i, cut);
+        }
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/stap/parser/normal-fields", test_normal_fields);
+  g_test_add_func ("/stap/parser/ready-line", test_ready_line);
+  g_test_add_func ("/stap/parser/hostile-lines-are-refused", test_hostile_lines_are_refused);
+  g_test_add_func ("/stap/parser/every-truncation-is-refused", test_every_truncation_is_refused);
+  return g_test_run ();
+}
