@@ -127,7 +127,7 @@ def client_call(conn, method, args_text):
             return {"ok": True}
         if method == "Save":
             r, w = os.pipe()
-            fds = Gio.UnixFDList.new_from_array([w])
+            fds = Gio.UnixFDList.new_from_array([w])   # the list owns w now
             reply, _ = call(conn, method, GLib.Variant("(hsa{sv})", (0, "jsonl", {})), fds)
             os.close(r)
             return {"ok": True, "result": reply.unpack()}
@@ -271,7 +271,8 @@ def open_stream(conn, since=None):
 
 
 def save(conn, fmt, fd, options=None):
-    fds = Gio.UnixFDList.new_from_array([fd])
+    # the list owns (and closes) what it is given: give it a copy, the caller keeps @fd
+    fds = Gio.UnixFDList.new_from_array([os.dup(fd)])
     reply, _ = call(conn, "Save", GLib.Variant("(hsa{sv})", (0, fmt, options or {})), fds)
     return reply.unpack()[0]
 
@@ -449,9 +450,13 @@ def check_frozen_reader(tap, conn):
     tap.check(covered == list(range(first, last + 1)),
               "/stream/frozen-reader-events-plus-gaps-are-exactly-every-event",
               "events %d + missed %d, want %d" % (len(got), missed, last - first + 1))
-    tap.check([e[0] for e in live.events] == list(range(first, last + 1)),
+    # the ring holds 1000 events here, so a Python reader may lose some too; what matters
+    # is that the frozen reader does not hold it back and its count stays exact
+    live_got = [e[0] for e in live.events]
+    live_covered = sorted(live_got + [q for f, c in live.gaps for q in range(f, f + c)])
+    tap.check(live_covered == list(range(first, last + 1)) and len(live_got) > len(got),
               "/stream/live-reader-unaffected-by-frozen-one",
-              "%d events, gaps %s" % (len(live.events), live.gaps))
+              "live %d events, frozen %d" % (len(live_got), len(got)))
     frozen.sock.close()
     live.sock.close()
 
@@ -534,18 +539,24 @@ def check_save(tap, conn):
         os.close(w)
         reader.join(10)
         data = b"".join(chunks)
-        tap.check(written == len(data) and written > 0,
-                  "/save/%s/pipe-gets-what-was-reported" % fmt, (written, len(data)))
-        lines = data.count(b"\n")
-        want = buffered + (1 if fmt == "csv" else 0)
-        tap.check(lines == want, "/save/%s/one-line-per-event" % fmt, (lines, want))
+        tap.check(written == buffered, "/save/%s/reports-the-events-written" % fmt,
+                  (written, buffered))
+        if fmt == "csv":
+            import csv
+            import io
+            rows = list(csv.reader(io.StringIO(data.decode("utf-8"), newline="")))
+            tap.check(len(rows) == buffered + 1 and rows[0][0] == "seq",
+                      "/save/csv/header-and-one-record-per-event", (len(rows), buffered))
+        else:
+            lines = data.count(b"\n")
+            tap.check(lines == buffered, "/save/%s/one-line-per-event" % fmt, (lines, buffered))
     path = os.path.join(os.environ["FILEMON_TEST_TMP"], "saved.jsonl")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     written = save(conn, "jsonl", fd)
     os.close(fd)
     with open(path, "rb") as f:
         content = f.read()
-    tap.check(written == len(content) and content.count(b"\n") == buffered,
+    tap.check(written == buffered and content.count(b"\n") == buffered,
               "/save/file", (written, len(content)))
     first = json.loads(content.splitlines()[0])
     since = first["seq"] + 1
@@ -573,8 +584,15 @@ def check_save(tap, conn):
     # a full disk: the error reaches the caller, the daemon goes on
     full = os.path.join(os.environ["FILEMON_TEST_TMP"], "full")
     os.mkdir(full)
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8k", "filemon-full", full], check=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "filemon-full", full], check=True)
     try:
+        filler = os.open(os.path.join(full, "filler"), os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            while True:
+                os.write(filler, b"x" * 4096)
+        except OSError:
+            pass
+        os.close(filler)
         fd = os.open(os.path.join(full, "saved.jsonl"), os.O_WRONLY | os.O_CREAT, 0o644)
         expect_error(tap, "/save/disk-full-is-io-error", "Io", lambda: save(conn, "jsonl", fd))
         os.close(fd)

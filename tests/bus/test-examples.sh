@@ -18,19 +18,28 @@ check() {
 # The fake stap replays the fixture forever, so the capture stays running.
 printf "export FILEMON_FAKE_STAP_FIXTURE='%s'\nexport FILEMON_FAKE_STAP_AFTER=forever\n" \
   "$fixture" > "$FILEMON_FAKE_STAP_ENV"
-chmod 0755 "$work"
+# the examples write where fmtest may
+mkdir -m 0755 "$work/fmtest"
+chown 64000:64000 "$work/fmtest"
+work=$work/fmtest
 
 shell_ok=true
 as_fmtest sh "$examples/busctl-and-gdbus.sh" > "$work/shell.txt" 2>&1 || shell_ok=false
 check "busctl-and-gdbus.sh runs" $shell_ok || sed 's/^/# /' "$work/shell.txt"
 check "busctl-and-gdbus.sh shows the backends" grep -q '^a{ss}' "$work/shell.txt"
 
-# A capture runs while the Python example watches for failures.
+# A capture runs while the Python example watches for failures: the example subscribes
+# first, then a bounded replay starts.
+printf "export FILEMON_FAKE_STAP_FIXTURE='%s'\nexport FILEMON_FAKE_STAP_AFTER=repeat:50\n" \
+  "$fixture" > "$FILEMON_FAKE_STAP_ENV"
+as_fmtest /usr/bin/python3 "$examples/filemon-failures.py" --seconds 3 > "$work/failures.txt" \
+  2> "$work/failures.err" &
+failures_pid=$!
+sleep 1
 gdbus call --system --dest org.filemond.Filemond1 --object-path /org/filemond/Filemond1 \
   --method org.filemond.Filemond1.Start '{}' > /dev/null
 failures_ok=true
-as_fmtest /usr/bin/python3 "$examples/filemon-failures.py" --seconds 2 > "$work/failures.txt" \
-  2> "$work/failures.err" || failures_ok=false
+wait "$failures_pid" || failures_ok=false
 check "filemon-failures.py runs" $failures_ok || sed 's/^/# /' "$work/failures.err"
 check "filemon-failures.py prints failed calls" grep -q ' = -E' "$work/failures.txt"
 check "filemon-failures.py prints only failed calls" bash -c "! grep -v ' = -E' '$work/failures.txt'"
