@@ -1,0 +1,386 @@
+/* filemonctl-common.c: reaching filemond, calling it, and turning what goes wrong into
+ * an exit code and one line that tells the user what to do next. */
+#include "config.h"
+
+#include "filemonctl-common.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define POLKIT_AGENT_I_KNOW_API_IS_SUBJECT_TO_CHANGE
+#include <polkitagent/polkitagent.h>
+
+#include "fm-error.h"
+#include "fm-names.h"
+
+FmctlGlobals fmctl_globals;
+
+/* Errors of reaching the bus at all, before any method call: always "no daemon". */
+#define FMCTL_NO_DAEMON_ERROR (g_quark_from_static_string ("fmctl-no-daemon"))
+
+static PolkitAgentListener *agent_listener;
+static gpointer agent_handle;
+static gboolean agent_tried;
+
+int
+fmctl_usage_error (const char *command, const char *format, ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  if (command != NULL)
+    {
+      g_printerr ("filemonctl %s: %s\n", command, message);
+      g_printerr ("Try 'filemonctl %s --help'.\n", command);
+    }
+  else
+    {
+      g_printerr ("filemonctl: %s\n", message);
+      g_printerr ("Try 'filemonctl --help'.\n");
+    }
+  return FMCTL_EXIT_USAGE;
+}
+
+gboolean
+fmctl_parse_options (GOptionContext *context,
+                     const char     *command,
+                     int            *argc,
+                     char         ***argv)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      fmctl_usage_error (command, "%s", error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+FmFilemond1 *
+fmctl_connect (GError **error)
+{
+  g_autoptr(GDBusConnection) connection = NULL;
+  g_autoptr(FmFilemond1) proxy = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  /* registers the D-Bus names of our errors, so replies map to FM_ERROR codes */
+  (void) fm_error_quark ();
+
+  connection = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, &local_error);
+  if (connection == NULL)
+    {
+      g_set_error (error, FMCTL_NO_DAEMON_ERROR, 0,
+                   "cannot connect to the system bus: %s", local_error->message);
+      return NULL;
+    }
+  /* Without DO_NOT_AUTO_START the proxy asks the bus to activate filemond (its
+   * activation file starts the systemd unit) before loading the properties. */
+  proxy = fm_filemond1_proxy_new_sync (connection,
+                                       G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS,
+                                       FM_BUS_NAME, FM_OBJECT_PATH, NULL, &local_error);
+  if (proxy == NULL)
+    {
+      g_set_error (error, FMCTL_NO_DAEMON_ERROR, 0, "%s", local_error->message);
+      return NULL;
+    }
+  if (g_dbus_proxy_get_name_owner (G_DBUS_PROXY (proxy)) == NULL)
+    {
+      g_set_error (error, FMCTL_NO_DAEMON_ERROR, 0,
+                   "nobody owns " FM_BUS_NAME " on the system bus");
+      return NULL;
+    }
+  /* Save and OpenStream may wait for an administrator's password, and Save for a slow
+   * reader: no timeout of our own (a daemon that vanishes still ends the call). */
+  g_dbus_proxy_set_default_timeout (G_DBUS_PROXY (proxy), G_MAXINT);
+  return g_steal_pointer (&proxy);
+}
+
+void
+fmctl_agent_register (void)
+{
+  g_autoptr(PolkitSubject) subject = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (agent_tried || fmctl_globals.no_ask_password)
+    return;
+  agent_tried = TRUE;
+  /* The text agent reads the password from the controlling terminal: only then. */
+  if (!isatty (STDIN_FILENO) || !isatty (STDERR_FILENO))
+    return;
+  agent_listener = polkit_agent_text_listener_new (NULL, &error);
+  if (agent_listener == NULL)
+    {
+      g_debug ("no polkit text agent: %s", error->message);
+      return;
+    }
+  subject = polkit_unix_process_new_for_owner (getpid (), 0, getuid ());
+  /* In a thread, because our method calls block the main thread while polkitd asks. */
+  agent_handle = polkit_agent_listener_register (agent_listener,
+                                                 POLKIT_AGENT_REGISTER_FLAGS_RUN_IN_THREAD,
+                                                 subject, NULL, NULL, &error);
+  if (agent_handle == NULL)
+    {
+      /* usually another agent (a desktop's) serves this session already: fine */
+      g_debug ("polkit text agent not registered: %s", error->message);
+      g_clear_object (&agent_listener);
+    }
+}
+
+void
+fmctl_agent_unregister (void)
+{
+  if (agent_handle != NULL)
+    polkit_agent_listener_unregister (agent_handle);
+  agent_handle = NULL;
+  g_clear_object (&agent_listener);
+}
+
+GVariant *
+fmctl_call (FmFilemond1         *proxy,
+            const char          *method,
+            GVariant            *parameters,
+            const GVariantType  *reply_type,
+            GUnixFDList         *fd_list,
+            GUnixFDList        **out_fd_list,
+            GError             **error)
+{
+  g_autoptr(GVariant) reply = NULL;
+
+  fmctl_agent_register ();
+  reply = g_dbus_proxy_call_with_unix_fd_list_sync (G_DBUS_PROXY (proxy), method, parameters,
+                                                    G_DBUS_CALL_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION,
+                                                    -1, fd_list, out_fd_list, NULL, error);
+  if (reply == NULL)
+    return NULL;
+  if (reply_type != NULL && !g_variant_is_of_type (reply, reply_type))
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_FAILED,
+                   "filemond answered %s with %s, expected %s", method,
+                   g_variant_get_type_string (reply), (const char *) reply_type);
+      return NULL;
+    }
+  return g_steal_pointer (&reply);
+}
+
+void
+fmctl_call_async (FmFilemond1         *proxy,
+                  const char          *method,
+                  GVariant            *parameters,
+                  GUnixFDList         *fd_list,
+                  GAsyncReadyCallback  callback,
+                  gpointer             user_data)
+{
+  fmctl_agent_register ();
+  g_dbus_proxy_call_with_unix_fd_list (G_DBUS_PROXY (proxy), method, parameters,
+                                       G_DBUS_CALL_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION,
+                                       -1, fd_list, NULL, callback, user_data);
+}
+
+FmctlExit
+fmctl_error_to_exit (const GError *error)
+{
+  if (error->domain == FMCTL_NO_DAEMON_ERROR)
+    return FMCTL_EXIT_NO_DAEMON;
+  if (error->domain == FM_ERROR)
+    {
+      switch ((FmError) error->code)
+        {
+        case FM_ERROR_NOT_AUTHORIZED: return FMCTL_EXIT_NOT_AUTHORIZED;
+        case FM_ERROR_INVALID_ARGS: return FMCTL_EXIT_USAGE;
+        default: return FMCTL_EXIT_ERROR;
+        }
+    }
+  if (error->domain == G_DBUS_ERROR)
+    {
+      switch ((GDBusError) error->code)
+        {
+        case G_DBUS_ERROR_SERVICE_UNKNOWN:
+        case G_DBUS_ERROR_NAME_HAS_NO_OWNER:
+        case G_DBUS_ERROR_NO_REPLY:
+        case G_DBUS_ERROR_NO_SERVER:
+        case G_DBUS_ERROR_DISCONNECTED:
+        case G_DBUS_ERROR_SPAWN_EXEC_FAILED:
+        case G_DBUS_ERROR_SPAWN_FORK_FAILED:
+        case G_DBUS_ERROR_SPAWN_CHILD_EXITED:
+        case G_DBUS_ERROR_SPAWN_CHILD_SIGNALED:
+        case G_DBUS_ERROR_SPAWN_FAILED:
+        case G_DBUS_ERROR_SPAWN_SERVICE_INVALID:
+        case G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND:
+          return FMCTL_EXIT_NO_DAEMON;
+        case G_DBUS_ERROR_ACCESS_DENIED:
+        case G_DBUS_ERROR_AUTH_FAILED:
+          return FMCTL_EXIT_NOT_AUTHORIZED;
+        default:
+          return FMCTL_EXIT_ERROR;
+        }
+    }
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CLOSED) ||
+      g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED))
+    return FMCTL_EXIT_NO_DAEMON;
+  return FMCTL_EXIT_ERROR;
+}
+
+int
+fmctl_error_exit (const char *what, const GError *error)
+{
+  g_autoptr(GError) copy = g_error_copy (error);
+  FmctlExit code = fmctl_error_to_exit (error);
+  const char *docs = FILEMONCTL_DOCDIR "/security.md";
+
+  /* "GDBus.Error:org.filemond.Filemond1.Error.NotRunning: no capture" -> "no capture" */
+  if (g_dbus_error_is_remote_error (copy))
+    g_dbus_error_strip_remote_error (copy);
+
+  switch (code)
+    {
+    case FMCTL_EXIT_NO_DAEMON:
+      g_printerr ("filemonctl: %s: filemond is not reachable (%s); is filemond installed? "
+                  "Try 'systemctl start filemond'.\n", what, copy->message);
+      break;
+    case FMCTL_EXIT_NOT_AUTHORIZED:
+      if (strstr (copy->message, "group") != NULL)
+        g_printerr ("filemonctl: %s: %s; see %s\n", what, copy->message, docs);
+      else
+        g_printerr ("filemonctl: %s: %s; ask an administrator to add you to the “%s” group, "
+                    "see %s\n", what, copy->message, FM_GROUP_NAME, docs);
+      break;
+    case FMCTL_EXIT_USAGE:
+      g_printerr ("filemonctl: %s: %s\n", what, copy->message);
+      break;
+    case FMCTL_EXIT_OK:
+    case FMCTL_EXIT_ERROR:
+    default:
+      if (g_error_matches (error, FM_ERROR, FM_ERROR_NOT_RUNNING))
+        g_printerr ("filemonctl: %s: %s; start one with 'filemonctl start'\n", what, copy->message);
+      else if (g_error_matches (error, FM_ERROR, FM_ERROR_ALREADY_RUNNING))
+        g_printerr ("filemonctl: %s: %s; stop it first with 'filemonctl stop'\n", what, copy->message);
+      else
+        g_printerr ("filemonctl: %s: %s\n", what, copy->message);
+      code = FMCTL_EXIT_ERROR;
+      break;
+    }
+  return code;
+}
+
+gboolean
+fmctl_decide_color (const char *value, int fd, gboolean *use_color)
+{
+  const char *no_color = g_getenv ("NO_COLOR");
+  const char *term = g_getenv ("TERM");
+
+  if (value == NULL || g_str_equal (value, "auto"))
+    /* https://no-color.org: NO_COLOR set and not empty turns colour off */
+    *use_color = isatty (fd) && (no_color == NULL || no_color[0] == '\0') &&
+                 g_strcmp0 (term, "dumb") != 0;
+  else if (g_str_equal (value, "always"))
+    *use_color = TRUE;
+  else if (g_str_equal (value, "never"))
+    *use_color = FALSE;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+FmFilter *
+fmctl_compile_filter (const char *command, int argc, char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  FmFilter *filter;
+  guint column;
+
+  /* `watch comm=sshd and result<0` works unquoted: the words are one filter */
+  text = argc > 0 ? g_strjoinv (" ", argv) : g_strdup ("");
+  filter = fm_filter_new (text, &error);
+  if (filter != NULL)
+    return filter;
+
+  column = fm_filter_error_column (error);
+  g_printerr ("filemonctl %s: bad filter: %s\n", command, error->message);
+  if (column > 0 && g_utf8_validate (text, -1, NULL))
+    {
+      g_autoptr(GString) line = g_string_new ("  ");
+      const char *p = text;
+
+      /* the filter as typed, control characters shown as '?' so the caret lines up */
+      for (; *p != '\0'; p = g_utf8_next_char (p))
+        {
+          gunichar c = g_utf8_get_char (p);
+
+          if (g_unichar_iscntrl (c))
+            g_string_append_c (line, '?');
+          else
+            g_string_append_unichar (line, c);
+        }
+      g_printerr ("%s\n", line->str);
+      g_string_truncate (line, 0);
+      g_string_append (line, "  ");
+      for (guint i = 1; i < column; i++)
+        g_string_append_c (line, ' ');
+      g_printerr ("%s^\n", line->str);
+    }
+  g_printerr ("Try 'filemonctl %s --help' for the filter language.\n", command);
+  return NULL;
+}
+
+gboolean
+fmctl_parse_since (const char *value, guint64 *since_seq)
+{
+  if (g_str_equal (value, "start"))
+    {
+      *since_seq = 0;
+      return TRUE;
+    }
+  return g_ascii_string_to_unsigned (value, 10, 0, G_MAXUINT64, since_seq, NULL);
+}
+
+gboolean
+fmctl_write_all (int fd, const char *data, gsize len, GError **error)
+{
+  while (len > 0)
+    {
+      ssize_t n = write (fd, data, len);
+
+      if (n < 0)
+        {
+          int saved = errno;
+
+          if (saved == EINTR)
+            continue;
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                       "%s", g_strerror (saved));
+          return FALSE;
+        }
+      data += n;
+      len -= (gsize) n;
+    }
+  return TRUE;
+}
+
+char *
+fmctl_escape_control (const char *text)
+{
+  GString *out = g_string_new (NULL);
+  const guchar *p = (const guchar *) text;
+
+  for (; *p != '\0'; p++)
+    {
+      gboolean c1 = p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
+
+      if (*p < 0x20 || *p == 0x7f || c1)
+        {
+          g_string_append_printf (out, "\\x%02x", *p);
+          if (c1)
+            g_string_append_printf (out, "\\x%02x", *++p);
+        }
+      else
+        g_string_append_c (out, (char) *p);
+    }
+  return g_string_free (out, FALSE);
+}

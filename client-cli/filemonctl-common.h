@@ -1,0 +1,102 @@
+/* filemonctl-common.h: what every filemonctl subcommand shares: exit codes, reaching
+ * filemond on the system bus, calling its methods, turning errors into exit codes with
+ * one line that says what to do, the polkit text agent, the local filter. */
+#pragma once
+
+#include <gio/gio.h>
+#include <gio/gunixfdlist.h>
+
+#include "fm-dbus-generated.h"
+#include "fm-filter.h"
+
+G_BEGIN_DECLS
+
+/* Exit codes scripts can rely on (filemonctl(1), EXIT STATUS). */
+typedef enum {
+  FMCTL_EXIT_OK = 0,
+  FMCTL_EXIT_ERROR = 1,
+  FMCTL_EXIT_USAGE = 2,
+  FMCTL_EXIT_NOT_AUTHORIZED = 3,
+  FMCTL_EXIT_NO_DAEMON = 4,
+} FmctlExit;
+
+/* Options that apply to every subcommand (given before it). */
+typedef struct {
+  gboolean no_ask_password;   /* never register a polkit agent */
+} FmctlGlobals;
+
+extern FmctlGlobals fmctl_globals;
+
+/* One subcommand: argv[0] is its name; returns an FmctlExit. */
+typedef int (*FmctlCommandFunc) (int argc, char **argv);
+
+int fmctl_cmd_start (int argc, char **argv);
+int fmctl_cmd_stop (int argc, char **argv);
+int fmctl_cmd_status (int argc, char **argv);
+int fmctl_cmd_watch (int argc, char **argv);
+int fmctl_cmd_dump (int argc, char **argv);
+int fmctl_cmd_save (int argc, char **argv);
+
+/* Parses a subcommand's options; on a usage error prints it with a hint and returns
+ * FALSE. --help prints and exits 0. */
+gboolean fmctl_parse_options (GOptionContext *context,
+                              const char     *command,
+                              int            *argc,
+                              char         ***argv);
+
+/* Prints "filemonctl COMMAND: MESSAGE" and a --help hint; returns FMCTL_EXIT_USAGE. */
+int fmctl_usage_error (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+/* The proxy for filemond, with its properties loaded. An error here means the daemon is
+ * not reachable (fmctl_error_exit() maps it to FMCTL_EXIT_NO_DAEMON). */
+FmFilemond1 *fmctl_connect (GError **error);
+
+/* Calls a filemond method and waits for the reply, allowing interactive authorization
+ * (every method is behind polkit) and registering the text agent first on a terminal. */
+GVariant *fmctl_call (FmFilemond1         *proxy,
+                      const char          *method,
+                      GVariant            *parameters,
+                      const GVariantType  *reply_type,
+                      GUnixFDList         *fd_list,
+                      GUnixFDList        **out_fd_list,
+                      GError             **error);
+
+/* The same, without waiting: for Save into a pipe that the caller reads meanwhile. */
+void fmctl_call_async (FmFilemond1         *proxy,
+                       const char          *method,
+                       GVariant            *parameters,
+                       GUnixFDList         *fd_list,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data);
+
+/* Registers a polkit text authentication agent for this process when stdin and stderr
+ * are a terminal, so that an administrator can type a password in place. Best effort. */
+void fmctl_agent_register (void);
+void fmctl_agent_unregister (void);
+
+/* Prints one line for @error ("filemonctl: WHAT: reason. what to do") on stderr and
+ * returns the exit code it maps to. */
+int fmctl_error_exit (const char *what, const GError *error);
+
+/* The exit code @error maps to, without printing. */
+FmctlExit fmctl_error_to_exit (const GError *error);
+
+/* --color=auto|always|never (NULL is auto) for output on @fd; NO_COLOR and TERM=dumb
+ * turn auto off. FALSE on a bad value. */
+gboolean fmctl_decide_color (const char *value, int fd, gboolean *use_color);
+
+/* Compiles the filter made of @argc words joined by spaces. On a syntax error, prints it
+ * with a caret under the column and returns NULL. */
+FmFilter *fmctl_compile_filter (const char *command, int argc, char **argv);
+
+/* --since=SEQ|start -> the since-seq option (start is 0). */
+gboolean fmctl_parse_since (const char *value, guint64 *since_seq);
+
+/* @text with control characters (C0, DEL, C1) as \xNN: for daemon-supplied text such as
+ * LastError, which may quote a backend's output, before it reaches a terminal. */
+char *fmctl_escape_control (const char *text);
+
+/* write(2) until all is written, retrying on EINTR. */
+gboolean fmctl_write_all (int fd, const char *data, gsize len, GError **error);
+
+G_END_DECLS
