@@ -89,12 +89,8 @@ fmctl_connect (GError **error)
       g_set_error (error, FMCTL_NO_DAEMON_ERROR, 0, "%s", local_error->message);
       return NULL;
     }
-  if (g_dbus_proxy_get_name_owner (G_DBUS_PROXY (proxy)) == NULL)
-    {
-      g_set_error (error, FMCTL_NO_DAEMON_ERROR, 0,
-                   "nobody owns " FM_BUS_NAME " on the system bus");
-      return NULL;
-    }
+  /* No check that the name has an owner: the first call starts an activatable filemond
+   * (D-Bus activation), and fails with ServiceUnknown where there is none. */
   /* Save and OpenStream may wait for an administrator's password, and Save for a slow
    * reader: no timeout of our own (a daemon that vanishes still ends the call). */
   g_dbus_proxy_set_default_timeout (G_DBUS_PROXY (proxy), G_MAXINT);

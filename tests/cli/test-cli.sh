@@ -498,8 +498,14 @@ gap)
   sleep 2
   kill -CONT "$json_watcher"
   timeout 2 cat <&5 > "$tmp/gap.txt"
+  # keep the fifo drained while the watchers stop: one blocked writing to a full fifo
+  # would not get to handle SIGINT
+  cat <&5 > /dev/null &
+  drain=$!
   kill -INT "$watcher" "$json_watcher"
   wait "$watcher" "$json_watcher"
+  kill "$drain" 2>/dev/null
+  wait "$drain" 2>/dev/null
   exec 5<&-
   grep -q "^-- missed [1-9][0-9]* events (seq [0-9]* to [0-9]*): this reader fell behind --$" "$tmp/gap.txt" \
     && ok "/gap/text-shows-missed-events-inline" \

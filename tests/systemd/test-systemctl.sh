@@ -15,9 +15,10 @@ inside systemctl status filemond --no-pager >/dev/null || fail "systemctl status
 # A capture driven by an unprivileged member of the filemon group.
 as_fmtest filemonctl start --backend=bpf || fail "filemonctl start as fmtest"
 probe=/tmp/filemon-systemd-probe-$$
-as_fmtest sh -c "cat $probe 2>/dev/null; true"
 found=""
 for _ in $(seq 50); do
+  # again each time: the first tries may come before the programs are attached
+  as_fmtest sh -c "cat $probe 2>/dev/null; true"
   found=$(as_fmtest filemonctl dump --format=jsonl "path=$probe" || true)
   [ -n "$found" ] && break
   sleep 0.1
