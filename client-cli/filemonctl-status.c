@@ -37,16 +37,16 @@ print_options (FmFilemond1 *proxy)
   g_autoptr(GString) line = g_string_new (NULL);
   GVariantIter iter;
   const char *key;
-  GVariant *value;
+  GVariant *next_value;
   guint n_syscalls;
 
   if (options == NULL || !g_variant_is_of_type (options, G_VARIANT_TYPE_VARDICT))
     return;
   (void) fm_syscalls_all (&n_syscalls);
   g_variant_iter_init (&iter, options);
-  while (g_variant_iter_next (&iter, "{&sv}", &key, &value))
+  while (g_variant_iter_next (&iter, "{&sv}", &key, &next_value))
     {
-      g_autoptr(GVariant) owned = value;
+      g_autoptr(GVariant) value = next_value;
       g_autofree char *text = NULL;
 
       if ((g_variant_is_of_type (value, G_VARIANT_TYPE_BOOLEAN) && !g_variant_get_boolean (value)) ||

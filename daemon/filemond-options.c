@@ -351,15 +351,15 @@ fmd_options_new_from_variant (GVariant *asv,
   g_autoptr(FmdOptions) options = fmd_options_new_default ();
   GVariantIter iter;
   const char *key;
-  GVariant *value;
+  GVariant *next_value;
 
   g_return_val_if_fail (asv != NULL, NULL);
   g_return_val_if_fail (g_variant_is_of_type (asv, G_VARIANT_TYPE_VARDICT), NULL);
 
   g_variant_iter_init (&iter, asv);
-  while (g_variant_iter_next (&iter, "{&sv}", &key, &value))
+  while (g_variant_iter_next (&iter, "{&sv}", &key, &next_value))
     {
-      g_autoptr(GVariant) owned = value;
+      g_autoptr(GVariant) value = next_value;
       const OptionSpec *spec = NULL;
 
       for (gsize i = 0; i < G_N_ELEMENTS (option_specs); i++)

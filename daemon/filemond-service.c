@@ -260,15 +260,15 @@ parse_since_seq (GVariant  *options,
 {
   GVariantIter iter;
   const char *key;
-  GVariant *value;
+  GVariant *next_value;
 
   *present = FALSE;
   *since_seq = 0;
 
   g_variant_iter_init (&iter, options);
-  while (g_variant_iter_next (&iter, "{&sv}", &key, &value))
+  while (g_variant_iter_next (&iter, "{&sv}", &key, &next_value))
     {
-      g_autoptr(GVariant) owned = value;
+      g_autoptr(GVariant) value = next_value;
 
       if (!g_str_equal (key, "since-seq"))
         {
