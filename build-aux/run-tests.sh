@@ -20,7 +20,7 @@ if [ ! -f "$builddir/build.ninja" ]; then
     -Dwerror=true -Dbpf=enabled -Dviewer=enabled || exit 1
 fi
 if [ ! -f "$asandir/build.ninja" ]; then
-  meson setup "$asandir" -Dwerror=true -Dbpf=disabled -Dviewer=disabled \
+  meson setup "$asandir" -Dwerror=true -Dbpf=enabled -Dviewer=disabled \
     -Db_sanitize=address,undefined -Db_lundef=false || exit 1
 fi
 
