@@ -183,6 +183,30 @@ take_string (const guint8 **p, guint16 len, const char **out)
   return TRUE;
 }
 
+void
+fm_record_view_event (const guint8 *data,
+                      FmEvent      *event)
+{
+  event->syscall_nr = get_u16 (data + 6);
+  event->seq = get_u64 (data + 8);
+  event->time_ns = get_u64 (data + 16);
+  event->duration_ns = get_u64 (data + 24);
+  event->pid = get_u32 (data + 32);
+  event->ppid = get_u32 (data + 36);
+  event->tid = get_u32 (data + 40);
+  event->uid = get_u32 (data + 44);
+  event->result = (gint64) get_u64 (data + 48);
+  event->comm_len = get_u16 (data + 56);
+  event->path_len = get_u16 (data + 58);
+  event->path2_len = get_u16 (data + 60);
+  event->detail_len = get_u16 (data + 62);
+
+  event->comm = (const char *) data + FM_RECORD_EVENT_FIXED;
+  event->path = event->comm + event->comm_len + 1;
+  event->path2 = event->path + event->path_len + 1;
+  event->detail = event->path2 + event->path2_len + 1;
+}
+
 gboolean
 fm_record_decode_event (const guint8 *data,
                         gsize         len,
@@ -200,20 +224,7 @@ fm_record_decode_event (const guint8 *data,
   if (get_u16 (data + 4) != FM_RECORD_EVENT)
     return parse_error (error, "not an event record");
 
-  event->syscall_nr = get_u16 (data + 6);
-  event->seq = get_u64 (data + 8);
-  event->time_ns = get_u64 (data + 16);
-  event->duration_ns = get_u64 (data + 24);
-  event->pid = get_u32 (data + 32);
-  event->ppid = get_u32 (data + 36);
-  event->tid = get_u32 (data + 40);
-  event->uid = get_u32 (data + 44);
-  event->result = (gint64) get_u64 (data + 48);
-  event->comm_len = get_u16 (data + 56);
-  event->path_len = get_u16 (data + 58);
-  event->path2_len = get_u16 (data + 60);
-  event->detail_len = get_u16 (data + 62);
-
+  fm_record_view_event (data, event);
   if (event->comm_len >= FM_COMM_MAX || event->path_len > FM_PATH_MAX ||
       event->path2_len > FM_PATH_MAX || event->detail_len > FM_DETAIL_MAX)
     return parse_error (error, "string longer than its limit");

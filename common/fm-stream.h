@@ -84,6 +84,11 @@ gboolean fm_record_decode_event (const guint8 *data,
                                  FmEvent      *event,
                                  GError      **error);
 
+/* The view of an event record this process encoded itself (a ring buffer, a viewer's
+ * store), without the checks: for trusted memory on hot paths only. */
+void fm_record_view_event (const guint8 *data,
+                           FmEvent      *event);
+
 /* Incremental stream decoder: feed it bytes as they arrive, split anywhere; it calls back
  * once per complete record. Holds at most one partial record. */
 typedef struct _FmStreamDecoder FmStreamDecoder;
