@@ -26,6 +26,7 @@ typedef struct {
   gboolean daemon_gone;
   guint64 dropped_total;
   guint fd_id;            /* the fd watch, 0 once removed */
+  guint32 self_pid;
 } Watch;
 
 static gboolean
@@ -33,7 +34,8 @@ on_event (const FmEvent *event, gpointer user_data)
 {
   Watch *self = user_data;
 
-  if (!fm_filter_match (self->filter, event))
+  /* watch's own reads and writes would feed back into what it shows, line after line */
+  if (event->pid == self->self_pid || !fm_filter_match (self->filter, event))
     return TRUE;
   return fmctl_printer_event (self->printer, event, &self->error);
 }
@@ -199,6 +201,7 @@ fmctl_cmd_watch (int argc, char **argv)
   chunk = g_malloc (READ_CHUNK);
   watch.loop = loop;
   watch.filter = filter;
+  watch.self_pid = (guint32) getpid ();
   watch.printer = printer;
   watch.decoder = decoder;
   watch.chunk = chunk;
