@@ -268,15 +268,23 @@ fmd_stap_backend_start (FmdBackend       *backend,
 {
   FmdStapBackend *self = FMD_STAP_BACKEND (backend);
   g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autofree char *script = fmd_stap_script_generate (options, (guint32) getpid ());
+  g_autofree char *script = fmd_stap_script_generate (options);
   g_autofree char *buffer = g_strdup_printf ("%u", self->buffer_mb);
   g_autofree char *maxstr = g_strdup_printf ("-DMAXSTRINGLEN=%d", FMD_STAP_MAXSTRINGLEN);
+  /* a module parameter, not script text: the daemon's pid does not defeat the cache */
+  g_autofree char *daemon_pid = g_strdup_printf (FMD_STAP_DAEMON_GLOBAL "=%d", (int) getpid ());
   const char *argv[] = {
     self->stap_path,
     "-m", "filemond",           /* a stable name: SystemTap's cache works */
     "-DSTP_NO_OVERLOAD",        /* a storm must not unload the module */
-    "-DMAXMAPENTRIES=65536",    /* threads inside a syscall at once */
+    /* a handler error (an unreadable page, a lock not taken in time) skips that probe hit
+     * instead of counting towards MAXERRORS/MAXSKIPPED, which end the session; the counts
+     * are still reported when it ends */
+    "--suppress-handler-errors",
+    "-DMAXACTION=20000",        /* the dentry walks of a deep path */
+    /* no -w: it also silences stapio's "skipped probes: N" at the end, counted as drops */
     maxstr,
+    "-G", daemon_pid,
     "-s", buffer,
     "-",
     NULL,

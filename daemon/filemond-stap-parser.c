@@ -223,7 +223,7 @@ fmd_stap_parser_parse_line (FmdStapParser   *p,
   guint64 args[FM_SYSCALL_MAX_ARGS];
   const char *strings[FM_SYSCALL_MAX_ARGS] = { NULL };
   gsize pos, n = 0;
-  gboolean has_fd = FALSE;
+  gboolean has_fd = FALSE, empty_path_flag = FALSE;
 
   g_return_val_if_fail (p != NULL && line != NULL && kind != NULL && event != NULL, FALSE);
 
@@ -300,11 +300,14 @@ fmd_stap_parser_parse_line (FmdStapParser   *p,
         strings[i] = p->text->str;
       if (sc->args[i] == FM_ARG_FD)
         has_fd = TRUE;
+      if (sc->args[i] == FM_ARG_AT_FLAGS && (args[i] & 0x1000 /* AT_EMPTY_PATH */) != 0)
+        empty_path_flag = TRUE;
     }
 
   /* an fd's path is the event's path; otherwise the names resolve against their base */
-  if (has_fd)
+  if (has_fd || (empty_path_flag && p->path->len == 0))
     {
+      /* AT_EMPTY_PATH (glibc's fstat): the call works on the dirfd, whose path is the base */
       g_string_truncate (p->full_path, 0);
       g_string_append_len (p->full_path, p->base->str, MIN (p->base->len, FM_PATH_MAX));
     }

@@ -17,6 +17,11 @@
  * a relative path/path2 is resolved against (the dirfd's path, or the cwd), or for an fd
  * argument the path of the file it refers to; text is an xattr name, execve's argv (space
  * separated, at most FMD_STAP_ARGV_MAX elements) or openat2's "flags mode resolve".
+ *
+ * A record is printed by one printf, and SystemTap cuts a printf at its print buffer
+ * (STP_BUFFER_SIZE, 8192 bytes, not settable): each quoted field is therefore capped
+ * (FMD_STAP_CAP_*) so that a whole record always fits; a longer string is sent as its
+ * beginning followed by "..." after the closing quote, as SystemTap marks truncation.
  */
 #pragma once
 
@@ -28,12 +33,26 @@ G_BEGIN_DECLS
 
 #define FMD_STAP_EVENT_FIELDS 20
 #define FMD_STAP_ARGV_MAX 8
-/* SystemTap's string limit in the module (-DMAXSTRINGLEN): a path escaped for the line
- * can take four bytes per byte. */
-#define FMD_STAP_MAXSTRINGLEN 4096
+/* SystemTap's string limit in the module (-DMAXSTRINGLEN): the strings read at entry are
+ * kept joined in one string (path, text and base of an execve). */
+#define FMD_STAP_MAXSTRINGLEN 8192
+/* The longest quoted path/path2, base/base2 and text: 2*2048 + 2*1280 + 1024 = 7680, plus
+ * comm (at most 62 quoted) and the numbers (under 400) stay below STP_BUFFER_SIZE. */
+#define FMD_STAP_CAP_PATH 2048
+#define FMD_STAP_CAP_BASE 1280
+#define FMD_STAP_CAP_TEXT 1024
+/* Threads inside a traced call at once (a thread blocked in read() holds an entry);
+ * beyond it the oldest entries are forgotten and their calls not reported. */
+#define FMD_STAP_INFLIGHT_MAX 16384
+/* The same for the calls whose strings must be read at entry (close, chdir, exec):
+ * short calls, but their entries hold FMD_STAP_MAXSTRINGLEN bytes each. */
+#define FMD_STAP_INFLIGHT_STRINGS_MAX 512
+/* The script's global that holds the daemon's pid, set on stap's command line with
+ * -G so that the script text, and so SystemTap's cache key, is the same in every run. */
+#define FMD_STAP_DAEMON_GLOBAL "fm_daemon"
 
-/* The script for @options, excluding the daemon (@daemon_pid) and stap's own processes. */
-char *fmd_stap_script_generate (const FmdOptions *options,
-                                guint32           daemon_pid);
+/* The script for @options. It excludes the daemon (FMD_STAP_DAEMON_GLOBAL), its
+ * children (stap) and stap's own stapio and its children. */
+char *fmd_stap_script_generate (const FmdOptions *options);
 
 G_END_DECLS

@@ -28,7 +28,7 @@ main (int argc, char **argv)
       fprintf (stderr, "%s\n", error->message);
       return 1;
     }
-  script = fmd_stap_script_generate (options, 4242);
+  script = fmd_stap_script_generate (options);
   fputs (script, stdout);
   return 0;
 }

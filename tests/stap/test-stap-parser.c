@@ -154,6 +154,26 @@ test_every_truncation_is_refused (void)
     }
 }
 
+/* glibc's fstat() is newfstatat(fd, "", AT_EMPTY_PATH): the event's path is the fd's; an
+ * empty name without the flag (which fails) stays empty. */
+static void
+test_empty_path_is_the_dirfd (void)
+{
+  static const char with_flag[] =
+    "E\t262\t1\t1\t7\t1\t7\t0\t0\t\"x\"\t3\t1\t2\t4096\t0\t0\t\"\"\t-\t-\t\"/srv/f\"\t-";
+  static const char without[] =
+    "E\t262\t1\t1\t7\t1\t7\t0\t-2\t\"x\"\t-100\t1\t2\t0\t0\t0\t\"\"\t-\t-\t\"/root\"\t-";
+  g_autoptr(FmdStapParser) parser = fmd_stap_parser_new ();
+  FmdStapLineKind kind;
+  FmEvent ev;
+
+  g_assert_true (fmd_stap_parser_parse_line (parser, with_flag, strlen (with_flag), &kind, &ev, NULL));
+  g_assert_cmpstr (ev.path, ==, "/srv/f");
+  g_assert_true (fmd_stap_parser_parse_line (parser, without, strlen (without), &kind, &ev, NULL));
+  g_assert_cmpstr (ev.path, ==, "");
+  g_assert_cmpint (ev.result, ==, -2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -161,6 +181,7 @@ main (int argc, char **argv)
   g_test_add_func ("/stap/parser/normal-fields", test_normal_fields);
   g_test_add_func ("/stap/parser/ready-line", test_ready_line);
   g_test_add_func ("/stap/parser/hostile-lines-are-refused", test_hostile_lines_are_refused);
+  g_test_add_func ("/stap/parser/empty-path-is-the-dirfd", test_empty_path_is_the_dirfd);
   g_test_add_func ("/stap/parser/every-truncation-is-refused", test_every_truncation_is_refused);
   return g_test_run ();
 }
