@@ -49,7 +49,8 @@ void fmv_event_list_set_sort (FmvEventList *self,
 /* TRUE while a refilter or resort runs (the "busy" property). */
 gboolean fmv_event_list_get_busy (FmvEventList *self);
 
-/* Rows in the store that the list has taken in (shown or filtered out). */
+/* Rows in the store that the list has taken in (shown or filtered out), not those still
+ * waiting for the next update; while busy, every row in the store. */
 guint fmv_event_list_get_n_total (FmvEventList *self);
 
 /* The store row shown at @position. */

@@ -137,6 +137,9 @@ fmv_window_update_status (FmvWindow *self)
         counts = g_strdup_printf ("%'u event%s", total, total == 1 ? "" : "s");
       else
         counts = g_strdup_printf ("Showing %'u of %'u events", shown, total);
+      /* The Xvfb tests read this line: it is what the status bar says. */
+      if (g_strcmp0 (gtk_label_get_label (self->counts_label), counts) != 0)
+        g_debug ("status bar: %s", counts);
       gtk_label_set_label (self->counts_label, counts);
     }
 

@@ -153,6 +153,28 @@ test_list_shows_every_row_without_filter (void)
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 1001);
 }
 
+/* A live window counts what the list took in: rows appended since the last update are not
+ * "filtered out", or the status bar would say "Showing 0 of 240 events" with no filter. */
+static void
+test_list_counts_only_rows_taken_in (void)
+{
+  g_autoptr(FmvStore) store = fmv_store_new ();
+  g_autoptr(FmvEventList) list = fmv_event_list_new (store);
+  FmvTestEvent t;
+
+  for (guint i = 0; i < 240; i++)
+    {
+      fmv_test_event (&t, i);
+      g_assert_true (fmv_store_append (store, &t.event, NULL));
+    }
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 0);
+  g_assert_cmpuint (fmv_event_list_get_n_total (list), ==, 0);
+
+  fmv_event_list_update_now (list);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 240);
+  g_assert_cmpuint (fmv_event_list_get_n_total (list), ==, 240);
+}
+
 typedef struct {
   guint position, removed, added, calls;
 } Changes;
@@ -628,6 +650,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/viewer/store/keeps-bytes-and-spans-chunks", test_store_keeps_bytes_and_spans_chunks);
   g_test_add_func ("/viewer/row/formats-columns", test_row_formats_columns);
   g_test_add_func ("/viewer/list/shows-every-row-without-filter", test_list_shows_every_row_without_filter);
+  g_test_add_func ("/viewer/list/counts-only-rows-taken-in", test_list_counts_only_rows_taken_in);
   g_test_add_func ("/viewer/list/filters-in-background-and-keeps-up", test_list_filters_in_background_and_keeps_up);
   g_test_add_func ("/viewer/list/rows-arriving-during-refilter-are-kept", test_list_rows_arriving_during_refilter_are_kept);
   g_test_add_func ("/viewer/list/newer-filter-wins", test_list_newer_filter_wins);

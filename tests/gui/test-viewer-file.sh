@@ -25,6 +25,8 @@ start_xvfb "$tmp"
 start_viewer "$tmp" root "$tmp/capture.jsonl"
 wait_for_red "$tmp" 300 20 viewer-file
 check_not_blank "$tmp/viewer-file.png"
+wait_for_status "$tmp" "3000 events" 20
+check_list_shows "$tmp" 3000
 cp "$tmp/viewer-file.png" "$out/viewer-file.png"
 stop_viewer
 
@@ -38,6 +40,9 @@ screenshot "$tmp/viewer-ok.png"
 check_not_blank "$tmp/viewer-ok.png"
 red=$(red_pixels "$tmp/viewer-ok.png")
 [ "$red" -lt 50 ] || fail "a capture without failures shows $red red pixels"
+n_ok=$(wc -l < "$tmp/ok.jsonl")
+wait_for_status "$tmp" "$n_ok events" 5
+check_list_shows "$tmp" "$n_ok"
 stop_viewer
 
 # Not a capture: the window stays up and says why.

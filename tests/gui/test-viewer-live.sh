@@ -2,8 +2,9 @@
 # test-viewer-live.sh (run by tests/bus/with-bus.sh): filemon-viewer against the real
 # filemond on the private bus, as unprivileged users.
 #  - fmtest (in the filemon group) opens the viewer on an idle daemon, starts a capture
-#    with Ctrl+E (polkit allows it through the group rule), sees the fake stap's events with
-#    the failed calls in red, stops with Ctrl+E; the rows stay.
+#    with Ctrl+E (polkit allows it through the group rule), sees the fake stap's 240 events
+#    with the failed calls in red and all of them counted as shown (no filter), stops with
+#    Ctrl+E; the rows stay.
 #  - a second viewer opened after that replays the daemon's buffer (OpenStream since-seq 0).
 #  - nobody is refused by polkit: no rows, and Ctrl+E cannot start a capture.
 set -uo pipefail
@@ -42,6 +43,8 @@ wait_state running 20
 park_pointer
 wait_for_red "$tmp" 300 20 live-running
 check_not_blank "$tmp/live-running.png"
+wait_for_status "$tmp" "240 events" 20
+check_list_shows "$tmp" 240
 cp "$tmp/live-running.png" "$out/viewer-live.png"
 
 viewer_key ctrl+e
@@ -50,6 +53,8 @@ park_pointer
 sleep 1
 screenshot "$tmp/live-stopped.png"
 [ "$(red_pixels "$tmp/live-stopped.png")" -ge 300 ] || fail "the rows went away on Stop"
+check_list_shows "$tmp" 240
+[ "$(last_status "$tmp")" = "240 events" ] || fail "after Stop the status bar says '$(last_status "$tmp")'"
 stop_viewer
 
 # --- a viewer opened later replays the buffer ----------------------------------------------
@@ -57,6 +62,8 @@ stop_viewer
 start_viewer "$tmp" fmtest
 park_pointer
 wait_for_red "$tmp" 300 20 live-replayed
+wait_for_status "$tmp" "240 events" 20
+check_list_shows "$tmp" 240
 grep -q 'since-seq 0' "$tmp/viewer.log" || fail "the viewer did not ask for the whole buffer"
 stop_viewer
 

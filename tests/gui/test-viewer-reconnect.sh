@@ -66,6 +66,8 @@ start_daemon
 start_capture
 park_pointer
 wait_for_red "$tmp" 300 20 appeared
+wait_for_status "$tmp" "240 events" 20
+check_list_shows "$tmp" 240
 grep -c 'event stream open' "$tmp/viewer.log" | grep -qx 1 || fail "expected one stream so far"
 
 # --- it restarts ---------------------------------------------------------------------------
@@ -76,6 +78,7 @@ viewer_alive || { cat "$tmp/viewer.log"; fail "the viewer exited when filemond s
 park_pointer
 screenshot "$tmp/gone.png"
 [ "$(red_pixels "$tmp/gone.png")" -ge 300 ] || fail "the rows went away with the daemon"
+[ "$(last_status "$tmp")" = "240 events" ] || fail "without the daemon the status bar says '$(last_status "$tmp")'"
 
 start_daemon
 start_capture
@@ -93,6 +96,9 @@ for _ in $(seq 100); do
 done
 [ "${received:-0}" -gt "${received_before:-0}" ] || fail "no events from the restarted daemon"
 echo "received $received_before events before the restart, $received in all"
+# The new daemon replays the same fixture from its start, after the rows kept.
+wait_for_status "$tmp" "$((2 * received_before)) events" 20
+check_list_shows "$tmp" $((2 * received_before))
 stop_viewer
 
 if grep -E -- '-(CRITICAL|WARNING)' "$tmp/viewer.log"; then
