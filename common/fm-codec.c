@@ -44,12 +44,13 @@ fm_event_to_variant (const FmEvent *event)
   children[4] = g_variant_new_uint32 (event->ppid);
   children[5] = g_variant_new_uint32 (event->tid);
   children[6] = g_variant_new_uint32 (event->uid);
-  children[7] = bytestring (event->comm, event->comm_len);
+  /* clamped like the stream encoder, so that what one wire form carries the other can */
+  children[7] = bytestring (event->comm, MIN (event->comm_len, FM_COMM_MAX - 1));
   children[8] = g_variant_new_string (fm_syscall_name (event->syscall_nr, name_buf));
   children[9] = g_variant_new_int64 (event->result);
-  children[10] = bytestring (event->path, event->path_len);
-  children[11] = bytestring (event->path2, event->path2_len);
-  children[12] = detail_string (event->detail, event->detail_len);
+  children[10] = bytestring (event->path, MIN (event->path_len, FM_PATH_MAX));
+  children[11] = bytestring (event->path2, MIN (event->path2_len, FM_PATH_MAX));
+  children[12] = detail_string (event->detail, MIN (event->detail_len, FM_DETAIL_MAX));
   return g_variant_new_tuple (children, G_N_ELEMENTS (children));
 }
 

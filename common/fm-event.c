@@ -28,6 +28,15 @@ fm_event_set_strings (FmEvent    *event,
   event->path2_len = clamped_len (path2, FM_PATH_MAX);
   event->detail = detail != NULL ? detail : "";
   event->detail_len = clamped_len (detail, FM_DETAIL_MAX);
+  if (event->detail_len == FM_DETAIL_MAX && event->detail[FM_DETAIL_MAX] != '\0')
+    {
+      const char *end;
+
+      /* detail must stay valid UTF-8 (it travels as a D-Bus string): cut before a
+       * character the limit would split */
+      if (!g_utf8_validate_len (event->detail, event->detail_len, &end))
+        event->detail_len = (guint16) (end - event->detail);
+    }
 }
 
 static gboolean

@@ -10,9 +10,9 @@
 #include "fm-filter.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
+#include <errno.h>
 #include <pcre2.h>
 #include <pwd.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,12 +20,15 @@
 #include "fm-error.h"
 #include "fm-syscalls.h"
 
+static gboolean glob_match (const char *pat, gsize pat_len, const char *s, gsize len);
+
 /* Deeper nesting than this is refused rather than recursed into. */
 #define MAX_DEPTH 200
 
 typedef enum {
   F_COMM, F_PID, F_PPID, F_TID, F_UID, F_USER, F_SYSCALL, F_RESULT, F_ERRNO,
   F_PATH, F_PATH2, F_DETAIL, F_TIME, F_DURATION, F_SEQ,
+  F_TIME_OF_DAY,   /* time compared with HH:MM[:SS[.frac]]: ns since local midnight */
 } Field;
 
 static const struct {
@@ -47,7 +50,8 @@ typedef enum {
   N_NUM,       /* numeric field <op> value */
   N_ERRNO,     /* errno = / != value */
   N_STR,       /* string field = / != exact text */
-  N_GLOB,      /* string field = / != glob */
+  N_GLOB,      /* string field = / != glob (bytes; see glob_match) */
+  N_UIDS,      /* user = / != glob: the uids of the matching users, found at compile time */
   N_REGEX,     /* string field ~ regex, or /regex/ anywhere (field = -1) */
   N_WORD,      /* bare word: substring anywhere */
 } NodeKind;
@@ -61,12 +65,15 @@ struct _Node {
   gboolean caseless;
   Op op;
   gint64 num;
+  gint64 span;          /* numbers: the value names [num, num + span), e.g. a whole second */
+  gint64 utc_offset;    /* F_TIME_OF_DAY: seconds east of UTC, when compiled */
   char *text;
   gsize text_len;
-  GPatternSpec *glob;
+  GArray *uids;         /* N_UIDS: guint32, sorted */
   pcre2_code *re;
   pcre2_match_data *md;
-  Node *a, *b;
+  Node **kids;          /* N_AND, N_OR: n-ary, so a long chain is flat, not a deep tree */
+  guint n_kids;
 };
 
 struct _FmFilter {
@@ -85,10 +92,11 @@ node_free (Node *n)
 {
   if (n == NULL)
     return;
-  node_free (n->a);
-  node_free (n->b);
+  for (guint i = 0; i < n->n_kids; i++)
+    node_free (n->kids[i]);
+  g_free (n->kids);
   g_free (n->text);
-  g_clear_pointer (&n->glob, g_pattern_spec_free);
+  g_clear_pointer (&n->uids, g_array_unref);
   if (n->md != NULL)
     pcre2_match_data_free (n->md);
   if (n->re != NULL)
@@ -111,6 +119,7 @@ node_new (NodeKind kind)
   Node *n = g_new0 (Node, 1);
 
   n->kind = kind;
+  n->span = 1;
   return n;
 }
 
@@ -221,12 +230,18 @@ parse_value (Parser *ps, gsize *len_out)
   return g_strndup (start, ps->p - start);
 }
 
+/* Whether the text asks for case-sensitive matching. In a regex, the letter after a
+ * backslash is syntax (\S, \D, \W), not text. */
 static gboolean
-has_upper (const char *s)
+has_upper (const char *s, gsize len, gboolean regex)
 {
-  for (; *s != '\0'; s++)
-    if (g_ascii_isupper (*s))
-      return TRUE;
+  for (gsize i = 0; i < len; i++)
+    {
+      if (regex && s[i] == '\\')
+        i++;
+      else if (g_ascii_isupper (s[i]))
+        return TRUE;
+    }
   return FALSE;
 }
 
@@ -235,9 +250,12 @@ compile_regex (Parser *ps, const char *at, Node *n, const char *pattern, gsize l
 {
   int errcode;
   PCRE2_SIZE erroffset;
-  guint32 options = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;
+  /* A pattern holding a byte that is not UTF-8 (from \xNN) is matched byte by byte:
+   * PCRE2 refuses such a pattern in UTF mode, and a name that is not UTF-8 is what it
+   * is looking for. */
+  guint32 options = g_utf8_validate (pattern, len, NULL) ? PCRE2_UTF | PCRE2_MATCH_INVALID_UTF : 0;
 
-  n->caseless = !has_upper (pattern);
+  n->caseless = !has_upper (pattern, len, TRUE);
   if (n->caseless)
     options |= PCRE2_CASELESS;
   n->re = pcre2_compile ((PCRE2_SPTR) pattern, len, options, &errcode, &erroffset, NULL);
@@ -257,16 +275,18 @@ compile_regex (Parser *ps, const char *at, Node *n, const char *pattern, gsize l
   return n;
 }
 
-/* Seconds with an optional fraction and unit (ns, us, ms, s; default ns) -> ns. */
+/* A number with an optional fraction and unit (ns, us, ms, s; default ns) -> ns. */
 static gboolean
 parse_duration (const char *v, gint64 *out)
 {
   char *end;
-  double x = g_ascii_strtod (v, &end);
+  double x;
   double scale = 1;
 
-  if (end == v || x < 0)
+  /* digits first: strtod alone would take "inf", "nan" and hex floats */
+  if (!g_ascii_isdigit (v[0]))
     return FALSE;
+  x = g_ascii_strtod (v, &end);
   if (g_str_equal (end, "") || g_str_equal (end, "ns"))
     scale = 1;
   else if (g_str_equal (end, "us"))
@@ -277,40 +297,81 @@ parse_duration (const char *v, gint64 *out)
     scale = 1e9;
   else
     return FALSE;
-  *out = (gint64) (x * scale);
+  x *= scale;
+  if (!(x >= 0 && x < 9.2e18))
+    return FALSE;
+  *out = (gint64) (x + 0.5);
   return TRUE;
 }
 
-/* HH:MM[:SS[.frac]] today (local time), or ns since the epoch. */
+/* Up to @max_digits digits at *p -> *out; FALSE when there are none. */
 static gboolean
-parse_time (const char *v, gint64 *out)
+take_digits (const char **p, int max_digits, int *out)
 {
-  int h, m;
-  double s = 0;
-  char tail;
+  int v = 0, n = 0;
+
+  while (g_ascii_isdigit (**p) && n < max_digits)
+    v = v * 10 + (*(*p)++ - '0'), n++;
+  *out = v;
+  return n > 0;
+}
+
+/* ns since the epoch, or HH:MM[:SS[.frac]], a local time of day whatever the date (a
+ * capture may span midnight, a saved one is from another day). *span gets the length
+ * of what the text names (a minute, a second, a millisecond...), so that
+ * time=12:00:05 is that whole second and time<=12:00:05 includes it. The UTC offset is
+ * the one in force at compile time, so that matching needs no time zone lookup. */
+static gboolean
+parse_time (const char *v, Node *n)
+{
+  const char *p = v;
+  int h, m, sec = 0;
+  gint64 frac = 0, frac_span = 1000000000;
   time_t now = time (NULL);
   struct tm tm;
 
   if (strchr (v, ':') == NULL)
     {
       char *end;
-      guint64 ns = g_ascii_strtoull (v, &end, 10);
+      guint64 ns;
 
-      if (end == v || *end != '\0')
+      if (!g_ascii_isdigit (v[0]))
         return FALSE;
-      *out = (gint64) ns;
+      errno = 0;
+      ns = g_ascii_strtoull (v, &end, 10);
+      if (*end != '\0' || errno == ERANGE || ns > G_MAXINT64)
+        return FALSE;
+      n->num = (gint64) ns;
       return TRUE;
     }
-  if (sscanf (v, "%d:%d:%lf%c", &h, &m, &s, &tail) < 2 && sscanf (v, "%d:%d%c", &h, &m, &tail) != 2)
+  if (!take_digits (&p, 2, &h) || *p++ != ':' || !take_digits (&p, 2, &m) || h > 23 || m > 59)
     return FALSE;
-  if (h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s >= 61)
+  n->span = G_GINT64_CONSTANT (60000000000);
+  if (*p == ':')
+    {
+      p++;
+      if (!take_digits (&p, 2, &sec) || sec > 60)
+        return FALSE;
+      n->span = 1000000000;
+      if (*p == '.')
+        {
+          p++;
+          if (!g_ascii_isdigit (*p))
+            return FALSE;
+          for (; g_ascii_isdigit (*p); p++)
+            if (frac_span > 1)
+              {
+                frac_span /= 10;
+                frac += (*p - '0') * frac_span;
+              }
+          n->span = frac_span;
+        }
+    }
+  if (*p != '\0' || localtime_r (&now, &tm) == NULL)
     return FALSE;
-  if (localtime_r (&now, &tm) == NULL)
-    return FALSE;
-  tm.tm_hour = h;
-  tm.tm_min = m;
-  tm.tm_sec = 0;
-  *out = (gint64) mktime (&tm) * 1000000000 + (gint64) (s * 1e9);
+  n->field = F_TIME_OF_DAY;
+  n->utc_offset = tm.tm_gmtoff;
+  n->num = ((gint64) h * 3600 + m * 60 + sec) * 1000000000 + frac;
   return TRUE;
 }
 
@@ -318,12 +379,46 @@ static gboolean
 parse_integer (const char *v, gint64 *out)
 {
   char *end;
-  gint64 x = g_ascii_strtoll (v, &end, 10);
+  gint64 x;
 
-  if (end == v || *end != '\0')
+  if (!g_ascii_isdigit (v[0]) && !((v[0] == '-' || v[0] == '+') && g_ascii_isdigit (v[1])))
+    return FALSE;
+  errno = 0;
+  x = g_ascii_strtoll (v, &end, 10);
+  if (*end != '\0' || errno == ERANGE)
     return FALSE;
   *out = x;
   return TRUE;
+}
+
+static int
+compare_uid (gconstpointer a, gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* user=GLOB: every user in the password database whose name matches, as uids. Read at
+ * compile time so that matching is a lookup in a small sorted array. */
+static GArray *
+users_matching (const char *glob, gsize glob_len)
+{
+  GArray *uids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  struct passwd pw, *found;
+  char buf[16384];
+
+  setpwent ();
+  while (getpwent_r (&pw, buf, sizeof buf, &found) == 0 && found != NULL)
+    if (glob_match (glob, glob_len, found->pw_name, strlen (found->pw_name)))
+      {
+        guint32 uid = found->pw_uid;
+
+        g_array_append_val (uids, uid);
+      }
+  endpwent ();
+  g_array_sort (uids, compare_uid);
+  return uids;
 }
 
 static Node *
@@ -361,6 +456,12 @@ parse_comparison (Parser *ps, const char *field_at, Field field, gboolean numeri
   if (value == NULL)
     return NULL;
 
+  /* \x00 in a quoted value: a name, number or time read as a C string would stop at the
+   * NUL and quietly mean something shorter (syscall='open\x00x' as open) */
+  if ((numeric || field == F_SYSCALL) && op != OP_MATCH &&
+      memchr (value, '\0', value_len) != NULL)
+    return fail_at (ps, value_at, "a NUL byte (\\x00) cannot be part of this value");
+
   n = node_new (N_NUM);
   n->field = field;
   n->op = op;
@@ -380,10 +481,11 @@ parse_comparison (Parser *ps, const char *field_at, Field field, gboolean numeri
           return fail_at (ps, op_at, "expected = != or ~ for a text field");
         }
       n->negate = op == OP_NE;
-      if (strchr (value, '*') != NULL || strchr (value, '?') != NULL)
+      if (memchr (value, '*', value_len) != NULL || memchr (value, '?', value_len) != NULL)
         {
           n->kind = N_GLOB;
-          n->glob = g_pattern_spec_new (value);
+          n->text = g_steal_pointer (&value);
+          n->text_len = value_len;
         }
       else
         {
@@ -404,7 +506,10 @@ parse_comparison (Parser *ps, const char *field_at, Field field, gboolean numeri
     {
     case F_ERRNO:
       {
-        int e = g_ascii_isdigit (value[0]) ? atoi (value) : fm_errno_from_name (value);
+        gint64 number = -1;
+        int e = g_ascii_isdigit (value[0]) ?
+                (parse_integer (value, &number) && number < 4096 ? (int) number : -1) :
+                fm_errno_from_name (value);
 
         if (e <= 0 || (op != OP_EQ && op != OP_NE))
           {
@@ -421,11 +526,23 @@ parse_comparison (Parser *ps, const char *field_at, Field field, gboolean numeri
     case F_USER:
       {
         struct passwd pw, *found = NULL;
-        char buf[4096];
+        char buf[16384];
 
         if (parse_integer (value, &n->num))
           {
             n->field = F_UID;
+            return n;
+          }
+        if (memchr (value, '*', value_len) != NULL || memchr (value, '?', value_len) != NULL)
+          {
+            if (op != OP_EQ && op != OP_NE)
+              {
+                node_free (n);
+                return fail_at (ps, op_at, "a user name pattern compares with = or !=");
+              }
+            n->kind = N_UIDS;
+            n->negate = op == OP_NE;
+            n->uids = users_matching (value, value_len);
             return n;
           }
         if (getpwnam_r (value, &pw, buf, sizeof buf, &found) != 0 || found == NULL)
@@ -438,7 +555,7 @@ parse_comparison (Parser *ps, const char *field_at, Field field, gboolean numeri
         return n;
       }
     case F_TIME:
-      if (!parse_time (value, &n->num))
+      if (!parse_time (value, n))
         {
           node_free (n);
           return fail_at (ps, value_at, "expected a time: HH:MM[:SS[.frac]] or ns since the epoch");
@@ -500,6 +617,9 @@ parse_primary (Parser *ps)
       ps->depth--;
       return inner;
     }
+  /* inside parentheses a ) here closes them too early, as in "()" or "(a or )" */
+  if (*ps->p == ')' && ps->depth > 0)
+    return fail_at (ps, start, "expected a field comparison, a word, /regex/ or ( before )");
   if (*ps->p == ')')
     return fail_at (ps, start, "unexpected ): no ( to close");
   if (*ps->p == '/')
@@ -538,7 +658,7 @@ parse_primary (Parser *ps)
       n = node_new (N_WORD);
       n->text = text;
       n->text_len = len;
-      n->caseless = !has_upper (text);
+      n->caseless = !has_upper (text, len, FALSE);
       return n;
     }
   if (*ps->p == '=' || *ps->p == '!' || *ps->p == '<' || *ps->p == '>' || *ps->p == '~')
@@ -576,7 +696,7 @@ parse_primary (Parser *ps)
 
       n->text = g_strndup (start, len);
       n->text_len = len;
-      n->caseless = !has_upper (n->text);
+      n->caseless = !has_upper (n->text, len, FALSE);
       return n;
     }
   }
@@ -611,70 +731,88 @@ parse_not (Parser *ps)
         return NULL;
       ps->depth--;
       n = node_new (N_NOT);
-      n->a = inner;
+      n->kids = g_new (Node *, 1);
+      n->kids[0] = inner;
+      n->n_kids = 1;
       return n;
     }
   return parse_primary (ps);
 }
 
+/* The terms of an and/or chain as one n-ary node (one term is itself). */
 static Node *
-binary (NodeKind kind, Node *a, Node *b)
+chain (NodeKind kind, GPtrArray *terms)
 {
-  Node *n = node_new (kind);
+  Node *n;
 
-  n->a = a;
-  n->b = b;
+  if (terms->len == 1)
+    return g_ptr_array_steal_index (terms, 0);
+  n = node_new (kind);
+  n->n_kids = terms->len;
+  n->kids = (Node **) g_ptr_array_steal (terms, NULL);
   return n;
+}
+
+static void
+free_terms (GPtrArray *terms)
+{
+  for (guint i = 0; i < terms->len; i++)
+    node_free (g_ptr_array_index (terms, i));
+  g_ptr_array_free (terms, TRUE);
 }
 
 /* and: explicit, or implied between two terms ("passwd failed") */
 static Node *
 parse_and (Parser *ps)
 {
-  Node *left = parse_not (ps);
+  GPtrArray *terms = g_ptr_array_new ();
+  Node *n;
 
-  while (left != NULL)
+  for (;;)
     {
-      Node *right;
+      Node *term = parse_not (ps);
 
+      if (term == NULL)
+        {
+          free_terms (terms);
+          return NULL;
+        }
+      g_ptr_array_add (terms, term);
       skip_space (ps);
       if (*ps->p == '\0' || *ps->p == ')' || at_keyword (ps, "or"))
         break;
       if (at_keyword (ps, "and"))
         ps->p += 3;
-      right = parse_not (ps);
-      if (right == NULL)
-        {
-          node_free (left);
-          return NULL;
-        }
-      left = binary (N_AND, left, right);
     }
-  return left;
+  n = chain (N_AND, terms);
+  g_ptr_array_free (terms, TRUE);
+  return n;
 }
 
 static Node *
 parse_or (Parser *ps)
 {
-  Node *left = parse_and (ps);
+  GPtrArray *terms = g_ptr_array_new ();
+  Node *n;
 
-  while (left != NULL)
+  for (;;)
     {
-      Node *right;
+      Node *term = parse_and (ps);
 
+      if (term == NULL)
+        {
+          free_terms (terms);
+          return NULL;
+        }
+      g_ptr_array_add (terms, term);
       skip_space (ps);
       if (!at_keyword (ps, "or"))
         break;
       ps->p += 2;
-      right = parse_and (ps);
-      if (right == NULL)
-        {
-          node_free (left);
-          return NULL;
-        }
-      left = binary (N_OR, left, right);
     }
-  return left;
+  n = chain (N_OR, terms);
+  g_ptr_array_free (terms, TRUE);
+  return n;
 }
 
 FmFilter *
@@ -763,11 +901,19 @@ field_text (const FmEvent *e, Field field, gsize *len, char name_buf[16])
     }
 }
 
+#define NS_PER_DAY (G_GINT64_CONSTANT (86400) * 1000000000)
+
 static gint64
-field_number (const FmEvent *e, Field field)
+field_number (const FmEvent *e, const Node *n)
 {
-  switch (field)
+  switch (n->field)
     {
+    case F_TIME_OF_DAY:
+      {
+        gint64 offset = n->utc_offset * 1000000000 % NS_PER_DAY + NS_PER_DAY;
+
+        return (gint64) ((e->time_ns % NS_PER_DAY + (guint64) offset) % NS_PER_DAY);
+      }
     case F_PID: return e->pid;
     case F_PPID: return e->ppid;
     case F_TID: return e->tid;
@@ -780,40 +926,115 @@ field_number (const FmEvent *e, Field field)
     }
 }
 
-/* Glob and exact matches need a NUL-terminated string; event strings are, except when a
- * view was truncated, where the length decides. */
-static gboolean
-glob_matches (const Node *n, const char *s, gsize len)
+/* The length of the character at @s (a UTF-8 sequence, or 1 for a byte that is not one),
+ * so that ? in a glob is one character even in a name that is not UTF-8. */
+static gsize
+char_len (const char *s, gsize len)
 {
-  if (s[len] != '\0')
-    {
-      char buf[FM_PATH_MAX + 1];
+  guchar c = (guchar) s[0];
+  gsize n = c < 0xc0 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf8 ? 4 : 1;
 
-      memcpy (buf, s, MIN (len, FM_PATH_MAX));
-      buf[MIN (len, FM_PATH_MAX)] = '\0';
-      return g_pattern_spec_match (n->glob, MIN (len, FM_PATH_MAX), buf, NULL);
+  if (n > len)
+    return 1;
+  for (gsize i = 1; i < n; i++)
+    if (((guchar) s[i] & 0xc0) != 0x80)
+      return 1;
+  return n;
+}
+
+/* Glob (* any run, ? one character) over byte strings with lengths. GPatternSpec would
+ * need NUL-terminated text and allocates a reversed copy for some patterns on every
+ * match; this does neither. Backtracking to the last * only keeps it O(len * pat_len). */
+static gboolean
+glob_match (const char *pat, gsize pat_len, const char *s, gsize len)
+{
+  gsize p = 0, i = 0, star_p = G_MAXSIZE, star_i = 0;
+
+  while (i < len)
+    {
+      if (p < pat_len && pat[p] == '*')
+        {
+          star_p = ++p;
+          star_i = i;
+        }
+      else if (p < pat_len && pat[p] == '?')
+        {
+          i += char_len (s + i, len - i);
+          p++;
+        }
+      else if (p < pat_len && pat[p] == s[i])
+        p++, i++;
+      else if (star_p != G_MAXSIZE)
+        {
+          p = star_p;
+          i = star_i += char_len (s + star_i, len - star_i);
+        }
+      else
+        return FALSE;
     }
-  return g_pattern_spec_match (n->glob, len, s, NULL);
+  while (p < pat_len && pat[p] == '*')
+    p++;
+  return p == pat_len;
+}
+
+static gboolean
+uid_in (const GArray *uids, guint32 uid)
+{
+  guint lo = 0, hi = uids->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      guint32 v = g_array_index (uids, guint32, mid);
+
+      if (v == uid)
+        return TRUE;
+      if (v < uid)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return FALSE;
+}
+
+/* Decimal digits of @v into @buf (24 bytes); returns where they start. */
+static const char *
+format_u64 (guint64 v, char buf[24], gsize *len)
+{
+  int i = 23;
+
+  buf[23] = '\0';
+  do
+    buf[--i] = (char) ('0' + v % 10);
+  while ((v /= 10) != 0);
+  *len = (gsize) (23 - i);
+  return buf + i;
 }
 
 static gboolean
 anywhere (const Node *n, const FmEvent *e)
 {
   static const Field text_fields[] = { F_COMM, F_SYSCALL, F_PATH, F_PATH2, F_DETAIL, F_ERRNO };
-  char name_buf[16], num[24];
+  char name_buf[16], num_buf[24], result_buf[32];
+  const char *s;
   gsize len;
 
   for (gsize i = 0; i < G_N_ELEMENTS (text_fields); i++)
     {
-      const char *s = field_text (e, text_fields[i], &len, name_buf);
-
+      s = field_text (e, text_fields[i], &len, name_buf);
       if (n->kind == N_REGEX ? regex_matches (n, s, len) :
           contains (s, len, n->text, n->text_len, n->caseless))
         return TRUE;
     }
-  len = (gsize) g_snprintf (num, sizeof num, "%u", e->pid);
-  return n->kind == N_REGEX ? regex_matches (n, num, len) :
-         contains (num, len, n->text, n->text_len, FALSE);
+  /* the result as shown ("3", "-ENOENT") and the pid */
+  s = fm_result_format (e->result, result_buf);
+  len = strlen (s);
+  if (n->kind == N_REGEX ? regex_matches (n, s, len) :
+      contains (s, len, n->text, n->text_len, n->caseless))
+    return TRUE;
+  s = format_u64 (e->pid, num_buf, &len);
+  return n->kind == N_REGEX ? regex_matches (n, s, len) :
+         contains (s, len, n->text, n->text_len, FALSE);
 }
 
 static gboolean
@@ -828,22 +1049,30 @@ eval (const Node *n, const FmEvent *e)
     case N_TRUE:
       return TRUE;
     case N_AND:
-      return eval (n->a, e) && eval (n->b, e);
+      for (guint i = 0; i < n->n_kids; i++)
+        if (!eval (n->kids[i], e))
+          return FALSE;
+      return TRUE;
     case N_OR:
-      return eval (n->a, e) || eval (n->b, e);
+      for (guint i = 0; i < n->n_kids; i++)
+        if (eval (n->kids[i], e))
+          return TRUE;
+      return FALSE;
     case N_NOT:
-      return !eval (n->a, e);
+      return !eval (n->kids[0], e);
     case N_NUM:
       {
-        gint64 v = field_number (e, n->field);
+        gint64 v = field_number (e, n);
 
         switch (n->op)
           {
-          case OP_EQ: return v == n->num;
-          case OP_NE: return v != n->num;
+          /* [num, num + span): span is 1 but for times given to the second or minute;
+           * the difference is taken unsigned, where it cannot overflow */
+          case OP_EQ: return v >= n->num && (guint64) v - (guint64) n->num < (guint64) n->span;
+          case OP_NE: return !(v >= n->num && (guint64) v - (guint64) n->num < (guint64) n->span);
           case OP_LT: return v < n->num;
-          case OP_LE: return v <= n->num;
-          case OP_GT: return v > n->num;
+          case OP_LE: return v < n->num || (guint64) v - (guint64) n->num < (guint64) n->span;
+          case OP_GT: return v >= n->num && (guint64) v - (guint64) n->num >= (guint64) n->span;
           case OP_GE: return v >= n->num;
           case OP_MATCH: return FALSE;
           }
@@ -856,7 +1085,9 @@ eval (const Node *n, const FmEvent *e)
       return (len == n->text_len && memcmp (s, n->text, len) == 0) != n->negate;
     case N_GLOB:
       s = field_text (e, n->field, &len, name_buf);
-      return glob_matches (n, s, len) != n->negate;
+      return glob_match (n->text, n->text_len, s, len) != n->negate;
+    case N_UIDS:
+      return uid_in (n->uids, e->uid) != n->negate;
     case N_REGEX:
       if (n->anywhere)
         return anywhere (n, e);

@@ -9,6 +9,9 @@
  * user are globs when the value holds * or ?. and, or, not, parentheses (not binds tighter
  * than and, and tighter than or). A bare word or /regex/ matches anywhere in the record;
  * all-lowercase text matches case-insensitively. Values may be quoted with ' or ".
+ * time takes ns since the epoch or HH:MM[:SS[.frac]], a local time of day on any date,
+ * naming its whole minute/second (time=12:00 is that minute); duration takes ns or a
+ * number with ns/us/ms/s; user takes a name (or glob), looked up when compiling.
  *
  * The text is compiled once; fm_filter_match() allocates nothing.
  */

@@ -132,12 +132,20 @@ append_json_string (GString *out, const char *s, gsize len)
   g_string_append_c (out, '"');
 }
 
-/* C-style escaping for text and (with csv set) the csv variant that keeps printable
- * characters, including control characters inside quotes, and only maps what is needed. */
+typedef enum {
+  ESC_TEXT,         /* a quoted string in a text line: \\ \" \n \t \xNN */
+  ESC_TEXT_DETAIL,  /* detail in a text line: already C-quoted by the decoder, so only
+                     * controls and invalid bytes are mapped (no doubled backslashes) */
+  ESC_CSV,          /* inside a csv field: "" for quotes, CR LF TAB kept, \\ and \xNN */
+} Escape;
+
+/* C-style escaping for text and the csv variant, which keeps CR, LF and TAB (csv quotes
+ * the field instead) and doubles quotes the RFC 4180 way. */
 static void
-append_c_escaped (GString *out, const char *s, gsize len, gboolean csv)
+append_c_escaped (GString *out, const char *s, gsize len, Escape mode)
 {
   const guchar *p = (const guchar *) s, *end = p + len;
+  gboolean csv = mode == ESC_CSV;
 
   while (p < end)
     {
@@ -150,6 +158,12 @@ append_c_escaped (GString *out, const char *s, gsize len, gboolean csv)
         g_string_append_len (out, (const char *) run, p - run);
       if (p >= end)
         break;
+      if (mode == ESC_TEXT_DETAIL && (*p == '\\' || *p == '"'))
+        {
+          g_string_append_c (out, (char) *p);
+          p++;
+          continue;
+        }
       if (*p == '\\')
         {
           g_string_append (out, "\\\\");
@@ -260,6 +274,18 @@ format_jsonl (const FmEvent *e, GString *out)
   g_string_append (out, "}\n");
 }
 
+/* @v with leading zeros to @width digits (v < 10^width). */
+static void
+append_u64_padded (GString *out, guint64 v, int width)
+{
+  char buf[24];
+
+  g_assert (width > 0 && width < (int) sizeof buf);
+  for (int i = width - 1; i >= 0; i--, v /= 10)
+    buf[i] = (char) ('0' + v % 10);
+  g_string_append_len (out, buf, width);
+}
+
 /* The time of day, local, cached per second: localtime_r is the costliest part of a line. */
 static void
 append_time_of_day (GString *out, guint64 time_ns)
@@ -278,7 +304,9 @@ append_time_of_day (GString *out, guint64 time_ns)
       g_snprintf (cached, sizeof cached, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
       cached_sec = sec;
     }
-  g_string_append_printf (out, "%s.%06u", cached, usec);
+  g_string_append_len (out, cached, 8);
+  g_string_append_c (out, '.');
+  append_u64_padded (out, usec, 6);
 }
 
 static void
@@ -290,8 +318,10 @@ format_text (const FmEvent *e, GString *out)
   append_time_of_day (out, e->time_ns);
   g_string_append_c (out, ' ');
   col = out->len;
-  append_c_escaped (out, e->comm, e->comm_len, FALSE);
-  g_string_append_printf (out, "[%u]", e->pid);
+  append_c_escaped (out, e->comm, e->comm_len, ESC_TEXT);
+  g_string_append_c (out, '[');
+  append_u64 (out, e->pid);
+  g_string_append_c (out, ']');
   /* align the calls like strace -f output: comm[pid] padded to 24 columns */
   while (out->len - col < 24)
     g_string_append_c (out, ' ');
@@ -301,26 +331,31 @@ format_text (const FmEvent *e, GString *out)
   if (e->path_len > 0)
     {
       g_string_append_c (out, '"');
-      append_c_escaped (out, e->path, e->path_len, FALSE);
+      append_c_escaped (out, e->path, e->path_len, ESC_TEXT);
       g_string_append_c (out, '"');
     }
   if (e->path2_len > 0)
     {
       g_string_append (out, e->path_len > 0 ? ", \"" : "\"");
-      append_c_escaped (out, e->path2, e->path2_len, FALSE);
+      append_c_escaped (out, e->path2, e->path2_len, ESC_TEXT);
       g_string_append_c (out, '"');
     }
   if (e->detail_len > 0)
     {
       if (e->path_len > 0 || e->path2_len > 0)
         g_string_append (out, ", ");
-      append_c_escaped (out, e->detail, e->detail_len, FALSE);
+      append_c_escaped (out, e->detail, e->detail_len, ESC_TEXT_DETAIL);
     }
   g_string_append (out, ") = ");
   g_string_append (out, fm_result_format (e->result, result_buf));
   if (e->duration_ns > 0)
-    g_string_append_printf (out, " <%" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT ">",
-                            e->duration_ns / 1000000000, e->duration_ns / 1000 % 1000000);
+    {
+      g_string_append (out, " <");
+      append_u64 (out, e->duration_ns / 1000000000);
+      g_string_append_c (out, '.');
+      append_u64_padded (out, e->duration_ns / 1000 % 1000000, 6);
+      g_string_append_c (out, '>');
+    }
   g_string_append_c (out, '\n');
 }
 
@@ -337,7 +372,7 @@ append_csv_field (GString *out, const char *s, gsize len)
       }
   if (quote)
     g_string_append_c (out, '"');
-  append_c_escaped (out, s, len, TRUE);
+  append_c_escaped (out, s, len, ESC_CSV);
   if (quote)
     g_string_append_c (out, '"');
 }
@@ -401,6 +436,31 @@ fm_format_event (FmFormat format, const FmEvent *event, GString *out)
 
 /* ---- jsonl reader ------------------------------------------------------------------- */
 
+enum {
+  K_SEQ, K_TIME, K_DURATION, K_PID, K_PPID, K_TID, K_UID, K_COMM, K_SYSCALL, K_RESULT,
+  K_ERRNO, K_PATH, K_PATH2, K_DETAIL, N_KEYS
+};
+
+static const char *const keys[N_KEYS] = {
+  "seq", "time_ns", "duration_ns", "pid", "ppid", "tid", "uid", "comm", "syscall", "result",
+  "errno", "path", "path2", "detail",
+};
+
+static const gsize key_lens[N_KEYS] = { 3, 7, 11, 3, 4, 3, 3, 4, 7, 6, 5, 4, 5, 6 };
+
+/* The largest value of each integer key (result is signed: it is its magnitude). */
+static const guint64 key_max[N_KEYS] = {
+  [K_SEQ] = G_MAXUINT64, [K_TIME] = G_MAXUINT64, [K_DURATION] = G_MAXUINT64,
+  [K_PID] = G_MAXUINT32, [K_PPID] = G_MAXUINT32, [K_TID] = G_MAXUINT32, [K_UID] = G_MAXUINT32,
+  [K_RESULT] = G_MAXINT64,
+};
+
+/* The longest value of each string key, in bytes: what an FmEvent can hold. */
+static const gsize key_limits[N_KEYS] = {
+  [K_COMM] = FM_COMM_MAX - 1, [K_SYSCALL] = 15, [K_PATH] = FM_PATH_MAX,
+  [K_PATH2] = FM_PATH_MAX, [K_DETAIL] = FM_DETAIL_MAX,
+};
+
 struct _FmJsonlReader {
   GByteArray *scratch;   /* the decoded strings of the current line, NUL-terminated */
 };
@@ -409,6 +469,9 @@ FmJsonlReader *
 fm_jsonl_reader_new (void)
 {
   FmJsonlReader *reader = g_new0 (FmJsonlReader, 1);
+
+  for (int i = 0; i < N_KEYS; i++)
+    g_assert (strlen (keys[i]) == key_lens[i]);
 
   reader->scratch = g_byte_array_new ();
   return reader;
@@ -426,14 +489,21 @@ fm_jsonl_reader_free (FmJsonlReader *reader)
 typedef struct {
   const char *start, *p, *end;
   GByteArray *scratch;
+  const char *key;       /* the known key whose value is being read, for messages */
   GError **error;
 } Json;
 
+/* "column N: what", or "column N: “key”: what" inside a known key's value, so that a
+ * bad line says both where and which field. */
 static gboolean
 json_fail (Json *j, const char *what)
 {
-  g_set_error (j->error, FM_ERROR, FM_ERROR_PARSE, "column %u: %s",
-               (guint) (j->p - j->start) + 1, what);
+  if (j->key != NULL)
+    g_set_error (j->error, FM_ERROR, FM_ERROR_PARSE, "column %u: “%s”: %s",
+                 (guint) (j->p - j->start) + 1, j->key, what);
+  else
+    g_set_error (j->error, FM_ERROR, FM_ERROR_PARSE, "column %u: %s",
+                 (guint) (j->p - j->start) + 1, what);
   return FALSE;
 }
 
@@ -561,8 +631,11 @@ json_string (Json *j, guint *offset, gsize *len)
   return TRUE;
 }
 
+/* An integer in [-(max+1), max] when @allow_negative, else [0, max]; @max is
+ * G_MAXUINT64 for the u64 fields, whose values above G_MAXINT64 come back through the
+ * cast. Fractions and exponents are a type error: every field is an integer. */
 static gboolean
-json_integer (Json *j, gint64 *out, gboolean allow_negative)
+json_integer (Json *j, gint64 *out, gboolean allow_negative, guint64 max)
 {
   const char *start = j->p;
   gboolean neg = FALSE;
@@ -585,15 +658,23 @@ json_integer (Json *j, gint64 *out, gboolean allow_negative)
       guint d = (guint) (*j->p - '0');
 
       if (v > (G_MAXUINT64 - d) / 10)
-        return json_fail (j, "integer out of range");
+        {
+          j->p = start;
+          return json_fail (j, "integer out of range");
+        }
       v = v * 10 + d;
       j->p++;
     }
   if (j->p < j->end && (*j->p == '.' || *j->p == 'e' || *j->p == 'E'))
-    return json_fail (j, "expected an integer");
-  if (neg ? v > (guint64) G_MAXINT64 + 1 : FALSE)
-    return json_fail (j, "integer out of range");
-  /* seq and times are u64: values above G_MAXINT64 come back through the cast */
+    {
+      j->p = start;
+      return json_fail (j, "expected an integer, not a fraction");
+    }
+  if (neg ? v > max + 1 : v > max)
+    {
+      j->p = start;
+      return json_fail (j, "integer out of range");
+    }
   *out = neg ? (gint64) (0 - v) : (gint64) v;
   return TRUE;
 }
@@ -642,8 +723,9 @@ json_skip (Json *j, int depth)
                   return FALSE;
                 g_byte_array_set_size (j->scratch, keep);
                 json_ws (j);
-                if (j->p >= j->end || *j->p++ != ':')
+                if (j->p >= j->end || *j->p != ':')
                   return json_fail (j, "expected :");
+                j->p++;
               }
             if (!json_skip (j, depth + 1))
               return FALSE;
@@ -661,29 +743,58 @@ json_skip (Json *j, int depth)
             return json_fail (j, "expected , or the end of the container");
           }
       }
+    case 't': case 'f': case 'n':
+      {
+        static const char *const literals[] = { "true", "false", "null" };
+
+        for (guint i = 0; i < G_N_ELEMENTS (literals); i++)
+          {
+            gsize n = strlen (literals[i]);
+
+            if ((gsize) (j->end - j->p) >= n && memcmp (j->p, literals[i], n) == 0)
+              {
+                j->p += n;
+                return TRUE;
+              }
+          }
+        return json_fail (j, "expected a value");
+      }
     default:
       {
+        /* a number: -? digits (. digits)? ([eE] [+-]? digits)? */
         const char *start = j->p;
 
-        while (j->p < j->end && (g_ascii_isalnum (*j->p) || *j->p == '-' || *j->p == '+' ||
-                                 *j->p == '.'))
+        if (j->p < j->end && *j->p == '-')
           j->p++;
-        if (j->p == start)
-          return json_fail (j, "expected a value");
+        if (j->p >= j->end || !g_ascii_isdigit (*j->p))
+          {
+            j->p = start;
+            return json_fail (j, "expected a value");
+          }
+        while (j->p < j->end && g_ascii_isdigit (*j->p))
+          j->p++;
+        if (j->p < j->end && *j->p == '.')
+          {
+            j->p++;
+            if (j->p >= j->end || !g_ascii_isdigit (*j->p))
+              return json_fail (j, "expected a digit after the decimal point");
+            while (j->p < j->end && g_ascii_isdigit (*j->p))
+              j->p++;
+          }
+        if (j->p < j->end && (*j->p == 'e' || *j->p == 'E'))
+          {
+            j->p++;
+            if (j->p < j->end && (*j->p == '+' || *j->p == '-'))
+              j->p++;
+            if (j->p >= j->end || !g_ascii_isdigit (*j->p))
+              return json_fail (j, "expected a digit in the exponent");
+            while (j->p < j->end && g_ascii_isdigit (*j->p))
+              j->p++;
+          }
         return TRUE;
       }
     }
 }
-
-enum {
-  K_SEQ, K_TIME, K_DURATION, K_PID, K_PPID, K_TID, K_UID, K_COMM, K_SYSCALL, K_RESULT,
-  K_ERRNO, K_PATH, K_PATH2, K_DETAIL, N_KEYS
-};
-
-static const char *const keys[N_KEYS] = {
-  "seq", "time_ns", "duration_ns", "pid", "ppid", "tid", "uid", "comm", "syscall", "result",
-  "errno", "path", "path2", "detail",
-};
 
 gboolean
 fm_jsonl_reader_parse_line (FmJsonlReader *reader,
@@ -692,7 +803,7 @@ fm_jsonl_reader_parse_line (FmJsonlReader *reader,
                             FmEvent       *event,
                             GError       **error)
 {
-  Json j = { line, line, line + len, reader->scratch, error };
+  Json j = { line, line, line + len, reader->scratch, NULL, error };
   guint offsets[N_KEYS] = { 0 };
   gsize lens[N_KEYS] = { 0 };
   gint64 nums[N_KEYS] = { 0 };
@@ -702,8 +813,9 @@ fm_jsonl_reader_parse_line (FmJsonlReader *reader,
 
   g_byte_array_set_size (reader->scratch, 0);
   json_ws (&j);
-  if (j.p >= j.end || *j.p++ != '{')
+  if (j.p >= j.end || *j.p != '{')
     return json_fail (&j, "expected { at the start of an event");
+  j.p++;
   json_ws (&j);
   if (j.p < j.end && *j.p == '}')
     return json_fail (&j, "empty object: no event fields");
@@ -716,15 +828,17 @@ fm_jsonl_reader_parse_line (FmJsonlReader *reader,
       json_ws (&j);
       if (!json_string (&j, &key_off, &key_len))
         return FALSE;
-      for (int i = 0; i < N_KEYS; i++)
-        if (strlen (keys[i]) == key_len &&
+      for (int i = 0; i < N_KEYS && k < 0; i++)
+        if (key_lens[i] == key_len &&
             memcmp (reader->scratch->data + key_off, keys[i], key_len) == 0)
           k = i;
       g_byte_array_set_size (reader->scratch, key_off);
       json_ws (&j);
-      if (j.p >= j.end || *j.p++ != ':')
+      if (j.p >= j.end || *j.p != ':')
         return json_fail (&j, "expected : after the key");
+      j.p++;
       json_ws (&j);
+      j.key = k >= 0 ? keys[k] : NULL;
       if (k < 0)
         {
           if (!json_skip (&j, 0))
@@ -734,17 +848,36 @@ fm_jsonl_reader_parse_line (FmJsonlReader *reader,
         return json_fail (&j, "duplicate key");
       else if (k == K_COMM || k == K_SYSCALL || k == K_PATH || k == K_PATH2 || k == K_DETAIL)
         {
+          const char *value_at = j.p;
+
           if (!json_string (&j, &offsets[k], &lens[k]))
             return FALSE;
+          if (lens[k] > key_limits[k])
+            {
+              j.p = value_at;
+              return json_fail (&j, "string longer than its limit");
+            }
         }
       else if (k == K_ERRNO)
         {
-          /* derived from result: checked for form only */
-          if (!json_skip (&j, 0))
-            return FALSE;
+          /* derived from result, so only its type is checked: a name or null */
+          if (j.p < j.end && *j.p == '"')
+            {
+              guint keep = reader->scratch->len, off;
+              gsize n;
+
+              if (!json_string (&j, &off, &n))
+                return FALSE;
+              g_byte_array_set_size (reader->scratch, keep);
+            }
+          else if ((gsize) (j.end - j.p) >= 4 && memcmp (j.p, "null", 4) == 0)
+            j.p += 4;
+          else
+            return json_fail (&j, "expected a string or null");
         }
-      else if (!json_integer (&j, &nums[k], k == K_RESULT))
+      else if (!json_integer (&j, &nums[k], k == K_RESULT, key_max[k]))
         return FALSE;
+      j.key = NULL;
       if (k >= 0)
         seen |= 1u << k;
       json_ws (&j);
@@ -775,26 +908,14 @@ fm_jsonl_reader_parse_line (FmJsonlReader *reader,
   event->seq = (guint64) nums[K_SEQ];
   event->time_ns = (guint64) nums[K_TIME];
   event->duration_ns = (guint64) nums[K_DURATION];
-  if ((guint64) nums[K_PID] > G_MAXUINT32 || (guint64) nums[K_PPID] > G_MAXUINT32 ||
-      (guint64) nums[K_TID] > G_MAXUINT32 || (guint64) nums[K_UID] > G_MAXUINT32)
-    {
-      g_set_error_literal (error, FM_ERROR, FM_ERROR_PARSE, "column 1: pid, ppid, tid or uid out of range");
-      return FALSE;
-    }
   event->pid = (guint32) nums[K_PID];
   event->ppid = (guint32) nums[K_PPID];
   event->tid = (guint32) nums[K_TID];
   event->uid = (guint32) nums[K_UID];
   event->result = nums[K_RESULT];
-  if (lens[K_COMM] >= FM_COMM_MAX || lens[K_PATH] > FM_PATH_MAX || lens[K_PATH2] > FM_PATH_MAX ||
-      lens[K_DETAIL] > FM_DETAIL_MAX)
-    {
-      g_set_error_literal (error, FM_ERROR, FM_ERROR_PARSE, "column 1: a string is longer than its limit");
-      return FALSE;
-    }
   if (!g_utf8_validate ((const char *) reader->scratch->data + offsets[K_DETAIL], lens[K_DETAIL], NULL))
     {
-      g_set_error_literal (error, FM_ERROR, FM_ERROR_PARSE, "column 1: detail is not valid UTF-8");
+      g_set_error_literal (error, FM_ERROR, FM_ERROR_PARSE, "column 1: “detail”: not valid UTF-8");
       return FALSE;
     }
   {
@@ -809,7 +930,7 @@ fm_jsonl_reader_parse_line (FmJsonlReader *reader,
       event->syscall_nr = (guint16) g_ascii_strtoull (name + 8, NULL, 10);
     else
       {
-        g_set_error (error, FM_ERROR, FM_ERROR_PARSE, "column 1: unknown syscall “%s”", name);
+        g_set_error (error, FM_ERROR, FM_ERROR_PARSE, "column 1: “syscall”: unknown syscall “%s”", name);
         return FALSE;
       }
   }

@@ -2,8 +2,8 @@
  *
  * jsonl is the lossless one: one JSON object per line with every field. Strings that are
  * bytes (comm, path, path2) are written as JSON strings when they are valid UTF-8; a byte
- * that is not valid UTF-8 is written as the escape "\\xNN"... see fm-format.c for the
- * exact rule, which doc/formats.md documents.
+ * that is not valid UTF-8 is written as the lone surrogate escape "\udcNN" (Python's
+ * surrogateescape), which valid UTF-8 never produces. doc/formats.md documents it.
  */
 #pragma once
 
