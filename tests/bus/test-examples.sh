@@ -12,7 +12,8 @@ as_fmtest() {
 n=0 failed=0
 check() {
   n=$((n + 1))
-  if "${@:2}"; then echo "ok $n - $1"; else echo "not ok $n - $1"; failed=$((failed + 1)); fi
+  # a command's own output goes to stderr: stdout is the TAP stream
+  if "${@:2}" >&2; then echo "ok $n - $1"; else echo "not ok $n - $1"; failed=$((failed + 1)); fi
 }
 
 # The fake stap replays the fixture forever, so the capture stays running.
