@@ -1,11 +1,17 @@
 /* fm-loadgen.c: the benchmark's load: a tight loop of one file syscall, reporting its own
  * rate, so the same binary measures the untraced and the traced machine side by side.
  *
- *   fm-loadgen [--op=open-missing|open-close|stat|getppid] [--count=N] [--path=P]
+ *   fm-loadgen [--op=open-missing|open-close|stat|getppid] [--count=N | --seconds=S]
+ *              [--rate=R] [--path=P]
  *
- * Prints one line: "<op> <count> <seconds> <calls/s>". open-missing is the failed-openat loop
- * that ENVIRONMENT.md's peer measurements use, so the ratios compare with those; getppid is
- * the control: a syscall no tracer here is asked to trace. */
+ * --seconds runs for about S seconds instead of a fixed count (so that a tracer 100 times
+ * slower still gives a run of sensible length); --rate paces the loop to about R calls/s
+ * (delivery at a given offered rate rather than at the machine's limit). Calls run in
+ * chunks of CHUNK between two looks at the clock, so the clock costs nothing measurable.
+ *
+ * Prints one line: "<op> <count> <seconds> <calls/s>", the calls actually made. open-missing
+ * is the failed-openat loop that ENVIRONMENT.md's peer measurements use, so the ratios
+ * compare with those; getppid is the control: a syscall no tracer here is asked to trace. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -15,6 +21,10 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#define CHUNK 256ULL
+
+typedef enum { OP_OPEN_MISSING, OP_OPEN_CLOSE, OP_STAT, OP_GETPPID } Op;
 
 static double
 now (void)
@@ -28,23 +38,73 @@ now (void)
 static int
 usage (void)
 {
-  fprintf (stderr, "usage: fm-loadgen [--op=open-missing|open-close|stat|getppid] [--count=N] [--path=P]\n");
+  fprintf (stderr, "usage: fm-loadgen [--op=open-missing|open-close|stat|getppid] "
+           "[--count=N | --seconds=S] [--rate=R] [--path=P]\n");
   return 2;
+}
+
+/* Makes @n calls of @op; returns how many did not behave as expected. */
+static unsigned long long
+run_chunk (Op op, const char *path, pid_t parent, unsigned long long n)
+{
+  unsigned long long unexpected = 0;
+  struct stat st;
+
+  switch (op)
+    {
+    case OP_OPEN_MISSING:
+      for (unsigned long long i = 0; i < n; i++)
+        if (open (path, O_RDONLY) >= 0 || errno != ENOENT)
+          unexpected++;
+      break;
+    case OP_OPEN_CLOSE:
+      for (unsigned long long i = 0; i < n; i++)
+        {
+          int fd = open (path, O_RDONLY | O_CLOEXEC);
+          if (fd < 0)
+            unexpected++;
+          else
+            close (fd);
+        }
+      break;
+    case OP_STAT:
+      for (unsigned long long i = 0; i < n; i++)
+        if (stat (path, &st) != 0)
+          unexpected++;
+      break;
+    case OP_GETPPID:
+      for (unsigned long long i = 0; i < n; i++)
+        if (syscall (SYS_getppid) != parent)   /* not glibc's: it must reach the kernel */
+          unexpected++;
+      break;
+    }
+  return unexpected;
+}
+
+static int
+parse_number (const char *text, double *out)
+{
+  char *end = NULL;
+
+  errno = 0;
+  *out = strtod (text, &end);
+  return errno == 0 && end != text && *end == '\0' && *out > 0;
 }
 
 int
 main (int argc, char **argv)
 {
-  const char *op = "open-missing";
+  const char *op_name = "open-missing";
   const char *path = NULL;
-  unsigned long long count = 1000000;
-  unsigned long long unexpected = 0;
-  double start, elapsed;
+  unsigned long long count = 1000000, done = 0, unexpected = 0;
+  double seconds = 0, rate = 0, start, elapsed;
+  pid_t parent = getppid ();
+  Op op;
 
   for (int i = 1; i < argc; i++)
     {
       if (strncmp (argv[i], "--op=", 5) == 0)
-        op = argv[i] + 5;
+        op_name = argv[i] + 5;
       else if (strncmp (argv[i], "--count=", 8) == 0)
         {
           char *end = NULL;
@@ -53,55 +113,60 @@ main (int argc, char **argv)
           if (errno != 0 || end == argv[i] + 8 || *end != '\0' || count == 0)
             return usage ();
         }
+      else if (strncmp (argv[i], "--seconds=", 10) == 0)
+        {
+          if (!parse_number (argv[i] + 10, &seconds))
+            return usage ();
+        }
+      else if (strncmp (argv[i], "--rate=", 7) == 0)
+        {
+          if (!parse_number (argv[i] + 7, &rate))
+            return usage ();
+        }
       else if (strncmp (argv[i], "--path=", 7) == 0)
         path = argv[i] + 7;
       else
         return usage ();
     }
 
-  start = now ();
-  if (strcmp (op, "open-missing") == 0)
-    {
-      if (path == NULL)
-        path = "/nonexistent/filemon-bench";
-      for (unsigned long long i = 0; i < count; i++)
-        if (open (path, O_RDONLY) >= 0 || errno != ENOENT)
-          unexpected++;
-    }
-  else if (strcmp (op, "open-close") == 0)
-    {
-      if (path == NULL)
-        path = "/etc/hostname";
-      for (unsigned long long i = 0; i < count; i++)
-        {
-          int fd = open (path, O_RDONLY | O_CLOEXEC);
-          if (fd < 0)
-            unexpected++;
-          else
-            close (fd);
-        }
-    }
-  else if (strcmp (op, "stat") == 0)
-    {
-      struct stat st;
-      if (path == NULL)
-        path = "/etc/hostname";
-      for (unsigned long long i = 0; i < count; i++)
-        if (stat (path, &st) != 0)
-          unexpected++;
-    }
-  else if (strcmp (op, "getppid") == 0)
-    {
-      pid_t parent = getppid ();
-      for (unsigned long long i = 0; i < count; i++)
-        if (syscall (SYS_getppid) != parent)   /* not glibc's: it must reach the kernel */
-          unexpected++;
-    }
+  if (strcmp (op_name, "open-missing") == 0)
+    op = OP_OPEN_MISSING;
+  else if (strcmp (op_name, "open-close") == 0)
+    op = OP_OPEN_CLOSE;
+  else if (strcmp (op_name, "stat") == 0)
+    op = OP_STAT;
+  else if (strcmp (op_name, "getppid") == 0)
+    op = OP_GETPPID;
   else
     return usage ();
+  if (path == NULL)
+    path = op == OP_OPEN_MISSING ? "/nonexistent/filemon-bench" : "/etc/hostname";
+
+  start = now ();
+  for (;;)
+    {
+      unsigned long long n = CHUNK;
+      double t;
+
+      if (seconds == 0 && count - done < n)
+        n = count - done;
+      if (n == 0)
+        break;
+      unexpected += run_chunk (op, path, parent, n);
+      done += n;
+      t = now () - start;
+      if (seconds > 0 && t >= seconds)
+        break;
+      if (rate > 0 && done / rate > t)
+        {
+          double ahead = done / rate - t;
+          struct timespec ts = { (time_t) ahead, (long) ((ahead - (time_t) ahead) * 1e9) };
+          nanosleep (&ts, NULL);
+        }
+    }
   elapsed = now () - start;
 
-  printf ("%s %llu %.6f %.0f\n", op, count, elapsed, (double) count / elapsed);
+  printf ("%s %llu %.6f %.0f\n", op_name, done, elapsed, (double) done / elapsed);
   if (unexpected > 0)
     {
       fprintf (stderr, "fm-loadgen: %llu calls did not behave as expected\n", unexpected);

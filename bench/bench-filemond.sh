@@ -1,0 +1,215 @@
+#!/bin/bash
+# bench-filemond.sh: one round of the filemond measurements; run-bench.sh runs it inside
+# tests/bus/with-bus.sh (private system bus, polkitd, the built filemond with bench.conf).
+#
+#   bench-filemond.sh ROUND RAW_FILE SECONDS
+#
+# Appends "ROUND<TAB>measure<TAB>value" lines to RAW_FILE (ratios are computed later against
+# the untraced rates run-bench.sh measured in the same round) and notes to RAW_FILE.notes.
+# Order: cold Start to first event, warm Start, full capture with one `filemonctl watch
+# --json` per load, RSS / dump / stream replay with the ring full, Events signals, the
+# kernel filter that excludes the load, daemon exit on SIGTERM.
+set -euo pipefail
+
+round=$1 raw=$2 secs=$3
+build=$FILEMON_BUILD_DIR
+fmctl=("$build/client-cli/filemonctl" --no-ask-password)
+loadgen=$build/bench/fm-loadgen
+counter=$build/bench/fm-bench-count
+reader=$build/bench/fm-bench-reader
+tmp=$FILEMON_TEST_TMP
+ops=(open-missing stat open-close getppid)
+
+put() { printf '%s\t%s\t%s\n' "$round" "$1" "$2" >> "$raw"; }
+note() { echo "round $round: $*" >> "$raw.notes"; echo "bench-filemond: $*" >&2; }
+now() { date +%s.%N; }
+calc() { /usr/bin/python3 -c "print($1)"; }
+kv() { sed -n "s/^$1=//p" "$2"; }
+
+prop() {
+  gdbus call --system --dest org.filemond.Filemond1 --object-path /org/filemond/Filemond1 \
+    --method org.freedesktop.DBus.Properties.Get org.filemond.Filemond1 "$1" |
+    sed -e 's/^(<\(uint64 \)\?//' -e 's/>,)$//' -e "s/'//g"
+}
+
+wait_state() {
+  local i
+  for ((i = 0; i < 200; i++)); do
+    [ "$(prop State)" = "$1" ] && return 0
+    sleep 0.02
+  done
+  note "State did not become $1 (it is $(prop State); LastError: $(prop LastError))"
+  return 1
+}
+
+# Waits until the daemon has taken in what the kernel had (EventCount stops growing).
+wait_drained() {
+  local before after i
+  before=$(prop EventCount)
+  for ((i = 0; i < 60; i++)); do
+    sleep 0.25
+    after=$(prop EventCount)
+    [ $((after - before)) -lt 200 ] && return 0
+    before=$after
+  done
+}
+
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$FILEMOND_PID/stat"; }
+
+# filemonctl start: its wall time, then State running.
+start_capture() {
+  local t0 t1
+  t0=$(now)
+  "${fmctl[@]}" start --backend=bpf "$@" >/dev/null
+  t1=$(now)
+  put start.call-s "$(calc "$t1 - $t0")"
+  wait_state running
+}
+
+stop_capture() {
+  local t0 t1
+  t0=$(now)
+  "${fmctl[@]}" stop >/dev/null
+  t1=$(now)
+  put stop.latency-s "$(calc "$t1 - $t0")"
+  wait_state idle || true
+}
+
+# Time from `filemonctl start` to the first event one stream reader gets, while a paced
+# load makes an event every 0.5 ms.
+first_event() {
+  local kind=$1 t0 rpid lpid
+  rm -f "$tmp/ready"
+  "$reader" --mode=stream --count=1 --timeout=10 --ready-file="$tmp/ready" > "$tmp/first" &
+  rpid=$!
+  for _ in $(seq 100); do [ -e "$tmp/ready" ] && break; sleep 0.02; done
+  "$loadgen" --op=open-missing --rate=2000 --seconds=4 > /dev/null &
+  lpid=$!
+  sleep 0.1
+  t0=$(now)
+  "${fmctl[@]}" start --backend=bpf >/dev/null
+  wait "$rpid"
+  put "first-event.$kind-s" "$(calc "$(kv t_first "$tmp/first") - $t0")"
+  kill "$lpid" 2>/dev/null || true
+  wait "$lpid" 2>/dev/null || true
+  wait_state running
+}
+
+# One load under full capture, counted by one `filemonctl watch --json`.
+full_capture_op() {
+  local op=$1 wpid cpid calls per expected delivered missed dropped0 dropped1 lost
+  rm -f "$tmp/fifo"
+  mkfifo "$tmp/fifo"
+  "$counter" --comm=fm-loadgen < "$tmp/fifo" > "$tmp/count" &
+  cpid=$!
+  "${fmctl[@]}" watch --json > "$tmp/fifo" 2> "$tmp/notes" &
+  wpid=$!
+  sleep 0.5
+  dropped0=$(prop DroppedCount)
+  "$loadgen" --op="$op" --seconds="$secs" > "$tmp/lg"
+  put "rate.filemond-all.$op" "$(awk '{ print $4 }' "$tmp/lg")"
+  wait_drained
+  sleep 0.3
+  kill -INT "$wpid"
+  wait "$wpid" || note "filemonctl watch exited with $? ($(head -c 300 "$tmp/notes"))"
+  wait "$cpid"
+  dropped1=$(prop DroppedCount)
+  calls=$(awk '{ print $2 }' "$tmp/lg")
+  case $op in
+    open-close) per=2 ;;
+    getppid) per=0 ;;
+    *) per=1 ;;
+  esac
+  expected=$((calls * per))
+  delivered=$(kv pid_events "$tmp/count")
+  missed=$(sed -n 's/.*missed \([0-9]*\) events.*/\1/p' "$tmp/notes" | awk '{ s += $1 } END { print s + 0 }')
+  lost=$((missed + dropped1 - dropped0))
+  # the load's own start (exec, loader, libc) and its final write come on top of the loop
+  put "delivered.filemond-all.$op" "$delivered"
+  put "expected.filemond-all.$op" "$expected"
+  put "lost.filemond-all.$op" "$lost"
+  if [ "$lost" -eq 0 ] && [ "$delivered" -ge "$expected" ]; then
+    put "lossless.filemond-all.$op" 1
+  else
+    put "lossless.filemond-all.$op" 0
+    note "full capture $op: delivered $delivered of $expected loop events, missed by the reader $missed, dropped in the capture $((dropped1 - dropped0))"
+  fi
+}
+
+# ---- cold and warm Start ----------------------------------------------------------------
+first_event cold
+stop_capture
+first_event warm
+
+# ---- full capture, one watch reader ----------------------------------------------------
+ticks0=$(cpu_ticks)
+events0=$(prop EventCount)
+for op in "${ops[@]}"; do
+  full_capture_op "$op"
+done
+ticks1=$(cpu_ticks)
+events1=$(prop EventCount)
+# top the ring up to 1M events for the RSS, dump and replay figures
+buffered=$(prop BufferedCount)
+if [ "$buffered" -lt 1000000 ]; then
+  "$loadgen" --op=open-missing --count=$((1000000 - buffered + 1000)) > /dev/null
+  wait_drained
+fi
+stop_capture
+hz=$(getconf CLK_TCK)
+put cpu-per-event-us "$(calc "($ticks1 - $ticks0) / $hz * 1e6 / max(1, $events1 - $events0)")"
+
+# ---- the ring full: RSS, dump, stream replay -------------------------------------------
+buffered=$(prop BufferedCount)
+put buffered-events "$buffered"
+[ "$buffered" -ge 1000000 ] || note "only $buffered events buffered (the RSS and dump figures are for that many)"
+put rss-mb "$(awk '/^VmRSS:/ { print $2 / 1024 }' "/proc/$FILEMOND_PID/status")"
+put rss-anon-mb "$(awk '/^RssAnon:/ { print $2 / 1024 }' "/proc/$FILEMOND_PID/status")"
+put rss-shared-mb "$(awk '/^Rss(File|Shmem):/ { s += $2 } END { print s / 1024 }' "/proc/$FILEMOND_PID/status")"
+t0=$(now)
+"${fmctl[@]}" dump --format=jsonl | "$counter" > "$tmp/count"
+t1=$(now)
+put dump-jsonl-s "$(calc "$t1 - $t0")"
+put dump-jsonl-events "$(kv events "$tmp/count")"
+"$reader" --mode=stream --since=0 --count="$buffered" --idle=2 > "$tmp/replay"
+put stream-replay-events-per-s "$(calc "$(kv events "$tmp/replay") / ($(kv t_last "$tmp/replay") - $(kv t_ready "$tmp/replay"))")"
+put stream-replay-lost "$(( $(kv missed "$tmp/replay") + $(kv seq_holes "$tmp/replay") ))"
+
+# ---- Events signals: at 165 000/s offered (1.1 x the goal), then as fast as it goes -------
+signals_run() {
+  local kind=$1 rpid
+  shift
+  rm -f "$tmp/ready"
+  "$reader" --mode=signals --comm=fm-loadgen --idle=1 --timeout=60 --ready-file="$tmp/ready" > "$tmp/sig" &
+  rpid=$!
+  for _ in $(seq 100); do [ -e "$tmp/ready" ] && break; sleep 0.02; done
+  "$loadgen" --op=open-missing --seconds=2 "$@" > "$tmp/lg"
+  wait "$rpid"
+  put "signals-$kind-events-per-s" "$(calc "$(kv comm_events "$tmp/sig") / max(1e-9, $(kv t_comm_last "$tmp/sig") - $(kv t_comm_first "$tmp/sig"))")"
+  put "signals-$kind-lost" "$(( $(kv missed "$tmp/sig") + $(kv seq_holes "$tmp/sig") ))"
+  put "signals-$kind-offered-per-s" "$(awk '{ print $4 }' "$tmp/lg")"
+}
+start_capture
+signals_run paced --rate=165000
+signals_run max
+stop_capture
+
+# ---- kernel filter: the capture is for another process ---------------------------------
+sleep 600 &
+other=$!
+start_capture --pid="$other"
+for op in "${ops[@]}"; do
+  "$loadgen" --op="$op" --seconds="$secs" > "$tmp/lg"
+  put "rate.filemond-excluded.$op" "$(awk '{ print $4 }' "$tmp/lg")"
+done
+stop_capture
+kill "$other"
+wait "$other" 2>/dev/null || true
+
+# ---- exit on SIGTERM ---------------------------------------------------------------------
+t0=$(now)
+kill -TERM "$FILEMOND_PID"
+for _ in $(seq 1000); do [ -s "$FILEMOND_EXIT_FILE" ] && break; sleep 0.01; done
+t1=$(now)
+put exit-after-sigterm-s "$(calc "$t1 - $t0")"
+[ "$(cat "$FILEMOND_EXIT_FILE" 2>/dev/null)" = 0 ] || note "filemond exited with status '$(cat "$FILEMOND_EXIT_FILE" 2>/dev/null)' on SIGTERM"

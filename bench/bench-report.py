@@ -1,0 +1,175 @@
+#!/usr/bin/python3
+"""bench-report.py: turns run-bench.sh's raw measurements into bench/results.md and
+bench/results.json.
+
+    bench-report.py RAW.tsv NOTES META OUT.md OUT.json
+
+RAW.tsv holds "round<TAB>measure<TAB>value" lines. Ratios are computed here, each against
+the untraced rate of the same round. A goal is judged on the median over the rounds; the
+loss goal of full capture on every round (one lossy round fails it).
+"""
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+OPS = ["open-missing", "stat", "open-close", "getppid"]
+PEERS = ["strace", "bpftrace", "perf-trace", "auditd"]
+# the issue's reference ratios for the peers (failed openat, stat)
+PEER_REFERENCE = {
+    ("bpftrace", "open-missing"): 0.07, ("bpftrace", "stat"): 0.04,
+    ("perf-trace", "open-missing"): 0.03, ("perf-trace", "stat"): 0.02,
+    ("auditd", "open-missing"): 0.03, ("auditd", "stat"): 0.02,
+    ("strace", "open-missing"): 0.008, ("strace", "stat"): 0.005,
+}
+
+
+def load(path):
+    values = defaultdict(dict)   # measure -> round -> value
+    with open(path) as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) != 3 or parts[2] == "":
+                continue
+            round_, measure, value = parts
+            try:
+                v = float(value)
+            except ValueError:
+                continue
+            # a measure taken several times in a round (Stop latency): keep the worst
+            prev = values[measure].get(round_)
+            values[measure][round_] = v if prev is None else max(prev, v)
+    return values
+
+
+def add_ratios(values):
+    for variant in ["filemond-all", "filemond-excluded"] + PEERS:
+        for op in OPS:
+            rates = values.get(f"rate.{variant}.{op}", {})
+            base = values.get(f"rate.untraced.{op}", {})
+            ratios = {r: v / base[r] for r, v in rates.items() if base.get(r)}
+            if ratios:
+                values[f"ratio.{variant}.{op}"] = ratios
+
+
+def rows(values):
+    """(measure key, label, unit, goal text, check(median, per-round values) or None)"""
+    at_least = lambda g: (f">= {g:g}", lambda m, vs: m >= g)
+    at_most = lambda g: (f"<= {g:g}", lambda m, vs: m <= g)
+    out = []
+    for op in OPS:
+        out.append((f"rate.untraced.{op}", f"untraced {op} (calls/s)", "", None))
+    goals_all = {"open-missing": 0.40, "stat": 0.33, "getppid": 0.70}
+    for op in OPS:
+        g = at_least(goals_all[op]) if op in goals_all else None
+        out.append((f"ratio.filemond-all.{op}", f"full capture + 1 watch: {op} ratio", "", g))
+    for op in OPS:
+        out.append((f"lost.filemond-all.{op}", f"full capture: {op} events lost (gaps + drops)", "",
+                    ("0 in every round", lambda m, vs: max(vs) == 0)))
+    for op in OPS:
+        g = at_least(0.70) if op == "getppid" else at_least(0.90)
+        out.append((f"ratio.filemond-excluded.{op}", f"kernel filter excludes the load: {op} ratio", "", g))
+    for peer in PEERS:
+        for op in OPS:
+            ref = PEER_REFERENCE.get((peer, op))
+            out.append((f"ratio.{peer}.{op}", f"{peer}: {op} ratio", "",
+                        (f"(issue: {ref:g})", None) if ref is not None else None))
+    out += [
+        ("stream-replay-events-per-s", "OpenStream, 1 reader, replay of the ring (events/s)", "",
+         at_least(2_000_000)),
+        ("stream-replay-lost", "OpenStream replay: events lost", "", ("0", lambda m, vs: max(vs) == 0)),
+        ("synthetic-stream-events-per-s", "ring + 1 stream reader in process (bench-ring-stream, events/s)", "", None),
+        ("signals-paced-events-per-s", "Events signals, 1 subscriber, 165k/s offered (events/s)", "",
+         at_least(150_000)),
+        ("signals-paced-lost", "Events signals at 165k/s offered: events lost", "", ("0", lambda m, vs: max(vs) == 0)),
+        ("signals-max-events-per-s", "Events signals, 1 subscriber, unpaced load (events/s)", "", None),
+        ("signals-max-lost", "Events signals, unpaced load: events lost", "", None),
+        ("signals-max-offered-per-s", "Events signals, unpaced load: calls/s offered", "", None),
+        ("first-event.cold-s", "filemonctl start to first event, bpf, first Start (s)", "", at_most(0.3)),
+        ("first-event.warm-s", "filemonctl start to first event, bpf, later Start (s)", "", at_most(0.3)),
+        ("stop.latency-s", "filemonctl stop returns (s, worst of the round)", "", at_most(0.3)),
+        ("exit-after-sigterm-s", "filemond exits after SIGTERM (s)", "", at_most(1.0)),
+        ("buffered-events", "events buffered for the RSS / dump figures", "", None),
+        ("rss-mb", "filemond RSS with the ring full (MiB)", "", at_most(300)),
+        ("rss-anon-mb", "  of which anonymous (MiB)", "", None),
+        ("rss-shared-mb", "  of which file / shared mappings (MiB)", "", None),
+        ("cpu-per-event-us", "filemond CPU per event, full capture (us)", "", at_most(1.0)),
+        ("dump-jsonl-s", "filemonctl dump --format=jsonl of the full ring (s)", "", at_most(2.0)),
+        ("viewer-refilter-s", "viewer: slowest refilter of 1M rows (s)", "", at_most(0.5)),
+    ]
+    return out
+
+
+def fmt(v):
+    if v is None:
+        return ""
+    a = abs(v)
+    if a >= 1000 or v == int(v):
+        return f"{v:,.0f}"
+    if a >= 10:
+        return f"{v:.1f}"
+    if a >= 0.1:
+        return f"{v:.3f}"
+    return f"{v:.4f}"
+
+
+def main():
+    raw, notes_path, meta_path, out_md, out_json = sys.argv[1:6]
+    values = load(raw)
+    add_ratios(values)
+    with open(notes_path) as f:
+        notes = [line.rstrip("\n") for line in f if line.strip()]
+    meta = {}
+    with open(meta_path) as f:
+        for line in f:
+            k, _, v = line.rstrip("\n").partition("=")
+            meta[k] = v
+
+    results = []
+    for key, label, _unit, goal in rows(values):
+        per_round = values.get(key)
+        entry = {"measure": key, "label": label}
+        if goal is not None:
+            entry["goal"] = goal[0]
+        if not per_round:
+            entry["status"] = "not measured"
+            results.append(entry)
+            continue
+        vs = [per_round[r] for r in sorted(per_round, key=int)]
+        med = statistics.median(vs)
+        entry.update({"rounds": vs, "median": med, "min": min(vs), "max": max(vs)})
+        if goal is not None and goal[1] is not None:
+            entry["met"] = bool(goal[1](med, vs))
+        results.append(entry)
+
+    with open(out_json, "w") as f:
+        json.dump({"meta": meta, "results": results, "notes": notes}, f, indent=1)
+        f.write("\n")
+
+    lines = [
+        "# filemon benchmark results",
+        "",
+        f"{meta.get('date', '')}, kernel {meta.get('kernel', '')}, {meta.get('cpus', '')} CPUs "
+        f"({meta.get('cpu', '')}), {meta.get('rounds', '')} rounds of {meta.get('seconds', '')} s "
+        "per load. Ratios: the load's rate under the variant / its untraced rate in the same "
+        "round. Median and spread (min - max) over the rounds; a goal is judged on the median, "
+        "a loss goal on every round. Written by bench/run-bench.sh.",
+        "",
+        "| measure | median | spread | goal | met |",
+        "|---|---:|---:|---|---|",
+    ]
+    for e in results:
+        if "median" not in e:
+            lines.append(f"| {e['label']} | - | - | {e.get('goal', '')} | not measured |")
+            continue
+        met = "" if "met" not in e else ("yes" if e["met"] else "**no**")
+        spread = f"{fmt(e['min'])} - {fmt(e['max'])}" if len(e["rounds"]) > 1 else "(1 run)"
+        lines.append(f"| {e['label']} | {fmt(e['median'])} | {spread} | {e.get('goal', '')} | {met} |")
+    if notes:
+        lines += ["", "Notes:", ""] + [f"- {n}" for n in notes]
+    with open(out_md, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
