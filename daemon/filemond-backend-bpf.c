@@ -20,7 +20,6 @@
 #include <errno.h>
 #include <string.h>
 #include <stdio.h>
-#include <sys/mount.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <gio/gio.h>
@@ -84,14 +83,6 @@ have_capabilities (void)
          || (caps & (G_GUINT64_CONSTANT (3) << 38)) == (G_GUINT64_CONSTANT (3) << 38);
 }
 
-static gboolean
-have_syscall_events (void)
-{
-  return g_file_test ("/sys/kernel/tracing/events/syscalls/sys_enter_openat", G_FILE_TEST_EXISTS)
-         || g_file_test ("/sys/kernel/debug/tracing/events/syscalls/sys_enter_openat",
-                         G_FILE_TEST_EXISTS);
-}
-
 /* The program needs bpf_loop (5.17) and bpf_rdonly_cast (6.2). */
 static gboolean
 kernel_is_recent (char **release)
@@ -119,27 +110,6 @@ fmd_backend_bpf_unavailable_reason (const FmdConfig *config)
   if (!have_capabilities ())
     return g_strdup ("bpf: filemond lacks CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN); "
                      "run it as root");
-  if (!have_syscall_events ())
-    {
-      int mount_errno = 0;
-
-      /* tracefs is where libbpf finds the tracepoints' ids; a system without systemd may
-       * not have mounted it */
-      if (!g_file_test ("/sys/kernel/tracing/events", G_FILE_TEST_IS_DIR)
-          && mount ("nodev", "/sys/kernel/tracing", "tracefs",
-                    MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
-        mount_errno = errno;
-      if (!have_syscall_events ())
-        {
-          if (mount_errno != 0)
-            return g_strdup_printf ("bpf: tracefs is not mounted and mounting it failed (%s); "
-                                    "mount -t tracefs nodev /sys/kernel/tracing",
-                                    g_strerror (mount_errno));
-          return g_strdup ("bpf: the kernel has no syscall tracepoints "
-                           "(events/syscalls in tracefs; it needs CONFIG_FTRACE_SYSCALLS=y)");
-        }
-      g_info ("bpf: mounted tracefs on /sys/kernel/tracing");
-    }
   return NULL;
 }
 
@@ -297,7 +267,6 @@ release_engine (FmdBpfBackend *self)
 
 typedef struct {
   FmdBpfEngine *engine;
-  GPtrArray *syscalls;
   guint64 ringbuf_bytes;
 } Prepare;
 
@@ -307,7 +276,6 @@ prepare_free (gpointer data)
   Prepare *p = data;
 
   fmd_bpf_engine_free_async (p->engine);
-  g_ptr_array_unref (p->syscalls);
   g_free (p);
 }
 
@@ -325,7 +293,7 @@ prepare_thread (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
-  if (!fmd_bpf_engine_attach (p->engine, p->syscalls, &error))
+  if (!fmd_bpf_engine_attach (p->engine, &error))
     {
       g_task_return_error (task, error);
       return;
@@ -384,7 +352,7 @@ fmd_bpf_backend_start (FmdBackend        *backend,
   self->generation = ++last_generation;
 
   self->engine = fmd_bpf_engine_take_cached (self->ringbuf_bytes);
-  if (self->engine != NULL && fmd_bpf_engine_has_syscalls (self->engine, options->syscalls))
+  if (self->engine != NULL && fmd_bpf_engine_is_attached (self->engine))
     {
       /* the usual restart: nothing to load or attach, live now */
       if (!go_live (self, error))
@@ -397,7 +365,6 @@ fmd_bpf_backend_start (FmdBackend        *backend,
 
   p = g_new0 (Prepare, 1);
   p->engine = g_steal_pointer (&self->engine);
-  p->syscalls = g_ptr_array_ref (self->options->syscalls);
   p->ringbuf_bytes = self->ringbuf_bytes;
 
   self->state = STATE_PREPARING;

@@ -1,4 +1,4 @@
-/* filemond-backend-bpf.h: the eBPF capture backend (libbpf CO-RE, per-syscall tracepoints,
+/* filemond-backend-bpf.h: the eBPF capture backend (libbpf CO-RE, the raw syscall tracepoints,
  * in-kernel filters, a BPF ring buffer). fmd_backend_bpf_new() and
  * fmd_backend_bpf_unavailable_reason() are declared in filemond-backend.h; this header adds
  * what only the daemon's shutdown and the tests need.
@@ -14,12 +14,12 @@ G_DECLARE_FINAL_TYPE (FmdBpfBackend, fmd_bpf_backend, FMD, BPF_BACKEND, FmdBacke
 
 /* Seconds a stopped capture's programs stay attached (disabled) for the next capture to
  * reuse before they are detached in the background. */
-#define FMD_BACKEND_BPF_LINGER_SEC 120
+#define FMD_BACKEND_BPF_LINGER_SEC 30
 
 /* Detaches every BPF link and frees every map the daemon still holds (a stopped capture's
  * programs are kept for reuse), waiting for detaches in progress. Call it once the capture
- * is stopped, before exit: it blocks for as long as the kernel takes (~30 ms a syscall
- * tracepoint link, in parallel). Exiting without it is safe too: the kernel then detaches
+ * is stopped, before exit: it blocks for as long as the kernel takes (20-70 ms a link, in
+ * parallel). Exiting without it is safe too: the kernel then detaches
  * them as the process's fds close. */
 void fmd_backend_bpf_shutdown (void);
 

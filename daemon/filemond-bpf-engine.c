@@ -19,10 +19,8 @@
  * threads bring 64 links from 72 to 30 ms each; more threads gain nothing. */
 #define TEARDOWN_THREADS 4
 
-typedef struct {
-  struct bpf_link *enter;
-  struct bpf_link *exit;
-} SyscallLinks;
+/* The process hooks first: a thread's slot must never outlive it, even for a moment. */
+enum { LINK_FORK, LINK_TASK_EXIT, LINK_SYS_EXIT, LINK_SYS_ENTER, N_LINKS };
 
 struct _FmdBpfEngine {
   struct filemond_bpf *skel;
@@ -30,10 +28,8 @@ struct _FmdBpfEngine {
   guint64 ringbuf_bytes;
   int n_cpus;
 
-  SyscallLinks links[FMD_BPF_MAX_NR];
-  guint8 missing[FMD_BPF_MAX_NR];   /* the kernel has no tracepoint for it */
-  struct bpf_link *fork_link;
-  struct bpf_link *task_exit_link;
+  /* the programs' links, in the order they are attached */
+  struct bpf_link *links[N_LINKS];
 
   FmdBpfRecordFunc consumer;
   gpointer consumer_data;
@@ -171,75 +167,31 @@ fmd_bpf_engine_load (guint64   ringbuf_bytes,
 
 /* --- attach ----------------------------------------------------------------------------- */
 
-static struct bpf_link *
-attach_one (struct bpf_program  *prog,
-            const char          *prefix,
-            const FmSyscall     *sc,
-            int                 *err_out)
-{
-  g_autofree char *name = g_strconcat (prefix, sc->tracepoint, NULL);
-  struct bpf_link *link = bpf_program__attach_tracepoint (prog, "syscalls", name);
-
-  *err_out = link == NULL ? -errno : 0;
-  return link;
-}
-
 gboolean
 fmd_bpf_engine_attach (FmdBpfEngine  *self,
-                       GPtrArray     *syscalls,
                        GError       **error)
 {
+  struct bpf_program *progs[N_LINKS] = {
+    [LINK_FORK] = self->skel->progs.fmd_fork,
+    [LINK_TASK_EXIT] = self->skel->progs.fmd_task_exit,
+    [LINK_SYS_EXIT] = self->skel->progs.fmd_exit,
+    [LINK_SYS_ENTER] = self->skel->progs.fmd_enter,
+  };
+
   g_return_val_if_fail (self != NULL, FALSE);
 
-  if (self->fork_link == NULL)
+  for (guint i = 0; i < N_LINKS; i++)
     {
-      self->fork_link = bpf_program__attach (self->skel->progs.fmd_fork);
-      if (self->fork_link == NULL)
-        {
-          g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
-                       "bpf: cannot attach to sched_process_fork: %s", g_strerror (errno));
-          return FALSE;
-        }
-    }
-  if (self->task_exit_link == NULL)
-    {
-      self->task_exit_link = bpf_program__attach (self->skel->progs.fmd_task_exit);
-      if (self->task_exit_link == NULL)
-        {
-          g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
-                       "bpf: cannot attach to sched_process_exit: %s", g_strerror (errno));
-          return FALSE;
-        }
-    }
-
-  for (guint i = 0; i < syscalls->len; i++)
-    {
-      const FmSyscall *sc = g_ptr_array_index (syscalls, i);
-      SyscallLinks *links;
-      int err = 0;
-
-      if (sc->nr >= FMD_BPF_MAX_NR || self->missing[sc->nr])
+      if (self->links[i] != NULL)
         continue;
-      links = &self->links[sc->nr];
-      if (links->enter == NULL)
-        links->enter = attach_one (self->skel->progs.fmd_enter, "sys_enter_", sc, &err);
-      if (err == 0 && links->exit == NULL)
-        links->exit = attach_one (self->skel->progs.fmd_exit, "sys_exit_", sc, &err);
-      if (err == -ENOENT)
-        {
-          /* this kernel does not have the syscall (or was built without it): nothing can
-           * make it happen, so tracing the others is complete */
-          g_info ("bpf: no tracepoint syscalls:sys_enter_%s here; %s is not traced",
-                  sc->tracepoint, sc->name);
-          self->missing[sc->nr] = 1;
-          g_clear_pointer (&links->enter, bpf_link__destroy);
-          continue;
-        }
-      if (err != 0)
+      /* each program's section names its tracepoint */
+      self->links[i] = bpf_program__attach (progs[i]);
+      if (self->links[i] == NULL)
         {
           g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
-                       "bpf: cannot attach to syscalls:sys_%s_%s: %s",
-                       links->enter == NULL ? "enter" : "exit", sc->tracepoint, g_strerror (-err));
+                       "bpf: cannot attach %s to its tracepoint %s: %s",
+                       bpf_program__name (progs[i]), bpf_program__section_name (progs[i]),
+                       g_strerror (errno));
           return FALSE;
         }
     }
@@ -247,18 +199,12 @@ fmd_bpf_engine_attach (FmdBpfEngine  *self,
 }
 
 gboolean
-fmd_bpf_engine_has_syscalls (FmdBpfEngine *self,
-                             GPtrArray    *syscalls)
+fmd_bpf_engine_is_attached (FmdBpfEngine *self)
 {
-  for (guint i = 0; i < syscalls->len; i++)
-    {
-      const FmSyscall *sc = g_ptr_array_index (syscalls, i);
-
-      if (sc->nr < FMD_BPF_MAX_NR && !self->missing[sc->nr]
-          && (self->links[sc->nr].enter == NULL || self->links[sc->nr].exit == NULL))
-        return FALSE;
-    }
-  return self->fork_link != NULL && self->task_exit_link != NULL;
+  for (guint i = 0; i < N_LINKS; i++)
+    if (self->links[i] == NULL)
+      return FALSE;
+  return TRUE;
 }
 
 guint
@@ -266,9 +212,9 @@ fmd_bpf_engine_get_n_links (FmdBpfEngine *self)
 {
   guint n = 0;
 
-  for (guint nr = 0; nr < FMD_BPF_MAX_NR; nr++)
-    n += (self->links[nr].enter != NULL) + (self->links[nr].exit != NULL);
-  return n + (self->fork_link != NULL) + (self->task_exit_link != NULL);
+  for (guint i = 0; i < N_LINKS; i++)
+    n += self->links[i] != NULL;
+  return n;
 }
 
 guint64
@@ -565,13 +511,8 @@ fmd_bpf_engine_get_ids (FmdBpfEngine *self,
       if (bpf_obj_get_info_by_fd (bpf_map__fd (map), &info, &len) == 0)
         g_array_append_val (map_ids, info.id);
     }
-  for (guint nr = 0; nr < FMD_BPF_MAX_NR; nr++)
-    {
-      add_link_id (link_ids, self->links[nr].enter);
-      add_link_id (link_ids, self->links[nr].exit);
-    }
-  add_link_id (link_ids, self->fork_link);
-  add_link_id (link_ids, self->task_exit_link);
+  for (guint i = 0; i < N_LINKS; i++)
+    add_link_id (link_ids, self->links[i]);
 }
 
 /* --- teardown --------------------------------------------------------------------------- */
@@ -605,17 +546,10 @@ fmd_bpf_engine_free (FmdBpfEngine *self)
 
   g_clear_pointer (&self->ring, ring_buffer__free);
 
-  for (guint nr = 0; nr < FMD_BPF_MAX_NR; nr++)
-    {
-      if (self->links[nr].enter != NULL)
-        g_ptr_array_add (links, self->links[nr].enter);
-      if (self->links[nr].exit != NULL)
-        g_ptr_array_add (links, self->links[nr].exit);
-    }
-  if (self->fork_link != NULL)
-    g_ptr_array_add (links, self->fork_link);
-  if (self->task_exit_link != NULL)
-    g_ptr_array_add (links, self->task_exit_link);
+  /* the syscall programs first, the hooks that free their slots last */
+  for (guint i = N_LINKS; i-- > 0;)
+    if (self->links[i] != NULL)
+      g_ptr_array_add (links, self->links[i]);
 
   t.links = links;
   t.next = 0;

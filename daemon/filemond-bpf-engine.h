@@ -1,12 +1,12 @@
 /* filemond-bpf-engine.h: the loaded BPF object of the bpf backend: programs, maps, the
  * tracepoint links and the ring buffer reader, plus what it costs to get rid of them.
  *
- * Attaching is cheap (~0.2 ms a tracepoint) but destroying a syscall tracepoint link takes
- * the kernel 30-70 ms (an RCU grace period each), ~4.5 s for the whole table. So an engine
- * outlives the capture that loaded it: a stopped capture gives it back to a cache, the
- * programs stay attached behind a disabled flag, and the next capture takes it again and
- * attaches only the tracepoints it lacks. A cached engine nobody takes is torn down after
- * a while in a worker thread; fmd_bpf_engine_shutdown() tears everything down now.
+ * Loading takes the verifier ~60 ms and destroying a tracepoint link takes the kernel
+ * 20-70 ms (an RCU grace period each). So an engine outlives the capture that loaded it: a
+ * stopped capture gives it back to a cache, the programs stay attached behind a disabled
+ * flag (which costs every syscall of the machine two early returns), and the next capture
+ * takes it again and is live at once. A cached engine nobody takes is torn down after a
+ * while in a worker thread; fmd_bpf_engine_shutdown() tears everything down now.
  *
  * An engine has one owner at a time (the cache, a backend, a worker thread), so it needs no
  * lock; only the cache and the shutdown bookkeeping are shared, on the main thread.
@@ -27,15 +27,15 @@ typedef gboolean (*FmdBpfRecordFunc) (const void *data, gsize len, gpointer user
 
 /* Loads the object (~60 ms of verifier): blocking, fine in a worker thread. */
 FmdBpfEngine *fmd_bpf_engine_load (guint64 ringbuf_bytes, GError **error);
-/* Attaches the enter and exit programs to the tracepoints of @syscalls that are not yet
- * attached, and the process fork/exit hooks. Blocking; fine in a worker thread. */
-gboolean fmd_bpf_engine_attach (FmdBpfEngine *self, GPtrArray *syscalls, GError **error);
+/* Attaches what is not attached yet: the syscall enter and exit programs and the process
+ * fork and exit hooks. Blocking; fine in a worker thread. */
+gboolean fmd_bpf_engine_attach (FmdBpfEngine *self, GError **error);
 /* Detaches every link and frees every map; blocking for as long as the kernel takes. */
 void fmd_bpf_engine_free (FmdBpfEngine *self);
 
 guint64 fmd_bpf_engine_get_ringbuf_bytes (FmdBpfEngine *self);
-/* TRUE when every tracepoint of @syscalls is attached already. */
-gboolean fmd_bpf_engine_has_syscalls (FmdBpfEngine *self, GPtrArray *syscalls);
+/* TRUE when every program is attached. */
+gboolean fmd_bpf_engine_is_attached (FmdBpfEngine *self);
 
 /* Writes the capture's filters and syscall set to the maps, the program still disabled.
  * FM_ERROR_INVALID_ARGS when a filter does not fit in its map. */

@@ -5,26 +5,8 @@
  * the running kernel's BTF at load time. A field's place in the real struct does not
  * matter: on 6.18 dentry.d_name sits in an anonymous union and file.f_path too, and
  * libbpf still finds them by name. Only names and types have to match the kernel.
- *
- * The syscall tracepoint contexts are not kernel structs but the stable tracefs record
- * layout (see /sys/kernel/tracing/events/syscalls/sys_enter_openat/format), so they are
- * declared without relocation.
  */
 #pragma once
-
-struct fmd_sys_enter_ctx {
-  unsigned long long common;   /* common_type, flags, preempt_count, pid */
-  int nr;                      /* __syscall_nr */
-  int pad;
-  unsigned long args[6];       /* every sys_enter_* has its arguments here, as longs */
-};
-
-struct fmd_sys_exit_ctx {
-  unsigned long long common;
-  int nr;
-  int pad;
-  long ret;
-};
 
 #pragma clang attribute push (__attribute__((preserve_access_index)), apply_to = record)
 
@@ -99,7 +81,23 @@ struct mm_struct {
   struct file *exe_file;
 };
 
+/* the registers a syscall was entered with (x86_64: arguments in di, si, dx, r10, r8, r9) */
+struct pt_regs {
+  unsigned long r10;
+  unsigned long r9;
+  unsigned long r8;
+  unsigned long dx;
+  unsigned long si;
+  unsigned long di;
+  unsigned long orig_ax;
+};
+
+struct thread_info {
+  unsigned int status;         /* TS_COMPAT: the current syscall is a 32-bit one */
+};
+
 struct task_struct {
+  struct thread_info thread_info;
   int pid;
   int tgid;
   struct task_struct *real_parent;

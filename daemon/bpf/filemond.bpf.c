@@ -1,10 +1,14 @@
 /* filemond.bpf.c: the kernel half of the bpf backend.
  *
- * One program (fmd_enter) is attached to the sys_enter_X tracepoint and one (fmd_exit) to
- * the sys_exit_X tracepoint of every traced syscall: all of them share one context layout,
- * and fmd_syscalls[nr], filled by the daemon from the syscall table, says which argument
- * is a path, a dirfd, an fd or a string. Entry keeps the arguments and the event's path in
- * a per-thread slot; exit writes one record with result and duration to the ring buffer.
+ * fmd_enter and fmd_exit are attached to the raw_syscalls tracepoints (sys_enter and
+ * sys_exit, as BTF tracepoints): two links in all, where one per syscall and
+ * direction (sys_enter_openat, ...) would cost ~120 links, each taking the kernel an RCU
+ * grace period (~20-70 ms, serialized) to detach, and would pay the perf bridge's copy of
+ * the arguments on every traced call. Every syscall of the machine now runs the programs,
+ * so an untraced one leaves after two loads. fmd_syscalls[nr], filled by the daemon from
+ * the syscall table, says which syscalls are traced and which argument is a path, a dirfd,
+ * an fd or a string. Entry keeps the arguments and the event's path in a per-thread slot;
+ * exit writes one record with result and duration to the ring buffer.
  *
  * How each path is obtained, and where it can be wrong:
  * - A path argument that is absolute is the string as given (not canonical: "..",
@@ -35,7 +39,12 @@
 #include "filemond-bpf-core.h"
 #include "filemond-bpf.h"
 
+#ifndef __TARGET_ARCH_x86
+#error "the syscall argument registers and syscall numbers here are x86_64's"
+#endif
+
 #define AT_FDCWD (-100)
+#define TS_COMPAT 0x0002   /* arch/x86/include/asm/thread_info.h */
 #define PATH_MASK (FMD_BPF_PATH_MAX - 1)
 /* resolve_path() of a struct file * rather than an fd */
 #define SRC_FILE 0x80
@@ -461,14 +470,21 @@ read_argv (struct slot *s,
   s->argv_len = pos;
 }
 
-SEC ("tracepoint")
-int
-fmd_enter (struct fmd_sys_enter_ctx *ctx)
+/* A 32-bit syscall of a compat process: its number means another syscall in the table. */
+static __always_inline int
+is_compat_syscall (void)
 {
-  __u64 id = bpf_get_current_pid_tgid ();
-  __u32 tgid = id >> 32;
-  __u32 tid = (__u32) id;
-  __u32 nr = (__u32) ctx->nr;
+  return (bpf_get_current_task_btf ()->thread_info.status & TS_COMPAT) != 0;
+}
+
+SEC ("tp_btf/sys_enter")
+int
+fmd_enter (__u64 *ctx)
+{
+  struct pt_regs *regs = (struct pt_regs *) ctx[0];
+  __u32 nr = (__u32) ctx[1];
+  __u64 id;
+  __u32 tgid, tid;
   __u32 zero = 0;
   struct fmd_bpf_syscall *sc;
   struct scratch *sp;
@@ -476,10 +492,16 @@ fmd_enter (struct fmd_sys_enter_ctx *ctx)
   struct resolve r = {};
   __u32 cpu;
 
-  if (!settings.enabled || tgid == settings.self_tgid || nr >= FMD_BPF_MAX_NR)
+  /* every syscall of the machine comes here: the untraced ones leave after two loads */
+  if (!settings.enabled || nr >= FMD_BPF_MAX_NR)
     return 0;
   sc = &fmd_syscalls[nr];
-  if (!sc->traced || !wanted (tgid))
+  if (!sc->traced || is_compat_syscall ())
+    return 0;
+  id = bpf_get_current_pid_tgid ();
+  tgid = id >> 32;
+  tid = (__u32) id;
+  if (tgid == settings.self_tgid || !wanted (tgid))
     return 0;
 
   s = bpf_map_lookup_elem (&slots, &tid);
@@ -499,11 +521,12 @@ fmd_enter (struct fmd_sys_enter_ctx *ctx)
 
   s->nr = nr;
   s->generation = settings.generation;
-  /* A direct load of args[5] would make the program refuse to attach to a syscall with
-   * fewer arguments (the record is shorter, and attach checks the highest context offset
-   * read). The tracepoint's buffer is always large enough to read; the table says which
-   * of the six are meaningful. */
-  bpf_probe_read_kernel (s->args, sizeof s->args, (const void *) ctx + 16);
+  s->args[0] = regs->di;
+  s->args[1] = regs->si;
+  s->args[2] = regs->dx;
+  s->args[3] = regs->r10;
+  s->args[4] = regs->r8;
+  s->args[5] = regs->r9;
   s->flags = 0;
   s->magic = 0;
   s->ino = 0;
@@ -553,12 +576,15 @@ append (struct scratch *sp,
   return pos + len + 1;
 }
 
-SEC ("tracepoint")
+SEC ("tp_btf/sys_exit")
 int
-fmd_exit (struct fmd_sys_exit_ctx *ctx)
+fmd_exit (__u64 *ctx)
 {
-  __u64 id = bpf_get_current_pid_tgid ();
-  __u32 tid = (__u32) id;
+  struct pt_regs *regs = (struct pt_regs *) ctx[0];
+  long ret = (long) ctx[1];
+  __u32 nr = (__u32) regs->orig_ax;
+  __u64 id;
+  __u32 tid;
   struct fmd_bpf_syscall *sc;
   struct fmd_bpf_record *rec;
   struct task_struct *task;
@@ -567,13 +593,19 @@ fmd_exit (struct fmd_sys_exit_ctx *ctx)
   struct resolve r = {};
   __u64 now, size, avail, flags;
   __u32 cpu, pos = 0;
-  long ret = ctx->ret;
 
+  /* as at entry, the untraced syscalls of the machine leave at once; a capture that
+   * stopped or changed its set in between leaves its slot active, which the next entry
+   * overwrites and the generation check below refuses */
+  if (!settings.enabled || nr >= FMD_BPF_MAX_NR || !fmd_syscalls[nr].traced)
+    return 0;
+  id = bpf_get_current_pid_tgid ();
+  tid = (__u32) id;
   s = bpf_map_lookup_elem (&slots, &tid);
   if (s == NULL || !s->active)
     return 0;
   s->active = 0;
-  if (!settings.enabled || s->generation != settings.generation || s->nr != (__u32) ctx->nr)
+  if (s->generation != settings.generation || s->nr != nr)
     return 0;
   if (settings.failed_only && ret >= 0)
     return 0;

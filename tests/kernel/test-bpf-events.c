@@ -381,6 +381,23 @@ id_exists (int (*get_fd) (__u32),
   return FALSE;
 }
 
+static void
+assert_ids_go_away (int   (*get_fd) (__u32),
+                    GArray *ids)
+{
+  for (int tries = 0;; tries++)
+    {
+      guint alive = 0;
+
+      for (guint i = 0; i < ids->len; i++)
+        alive += id_exists (get_fd, g_array_index (ids, guint32, i));
+      if (alive == 0)
+        return;
+      g_assert_cmpint (tries, <, 200);
+      g_usleep (10000);
+    }
+}
+
 static guint
 count_bpf_fds (void)
 {
@@ -432,9 +449,11 @@ test_whole_table_then_teardown (void)
 
   engine = fmd_bpf_engine_take_cached (64 * 1024 * 1024);
   g_assert_nonnull (engine);
+  /* two syscall programs and two process hooks, however many syscalls are traced */
   fm_syscalls_all (&n_table);
+  g_assert_cmpuint (n_table, >, 50);
   n_links = fmd_bpf_engine_get_n_links (engine);
-  g_assert_cmpuint (n_links, ==, 2 * n_table + 2);
+  g_assert_cmpuint (n_links, ==, 4);
   fmd_bpf_engine_get_ids (engine, progs, links, maps);
   g_assert_cmpuint (progs->len, ==, 4);
   g_assert_cmpuint (links->len, ==, n_links);
@@ -447,26 +466,16 @@ test_whole_table_then_teardown (void)
   took = g_get_monotonic_time () - start;
   g_test_message ("teardown of %u links: %" G_GINT64_FORMAT " ms (%.1f ms a link)", n_links,
                   took / 1000, took / 1000.0 / n_links);
-  /* the kernel needs 30-70 ms a syscall tracepoint link; in parallel, no more than that */
-  g_assert_cmpint (took, <, n_links * 80 * G_TIME_SPAN_MILLISECOND);
+  /* the kernel needs 20-70 ms a link; a generous bound against a teardown that went serial
+   * over something per syscall again (that took seconds) */
+  g_assert_cmpint (took, <, 2 * G_TIME_SPAN_SECOND);
 
   g_assert_cmpuint (count_bpf_fds (), ==, 0);
-  for (guint i = 0; i < links->len; i++)
-    g_assert_false (id_exists (bpf_link_get_fd_by_id, g_array_index (links, guint32, i)));
-  for (guint i = 0; i < progs->len; i++)
-    g_assert_false (id_exists (bpf_prog_get_fd_by_id, g_array_index (progs, guint32, i)));
-  /* maps are freed by a kernel worker once their last user is gone: give it a moment */
-  for (int tries = 0;; tries++)
-    {
-      guint alive = 0;
-
-      for (guint i = 0; i < maps->len; i++)
-        alive += id_exists (bpf_map_get_fd_by_id, g_array_index (maps, guint32, i));
-      if (alive == 0)
-        break;
-      g_assert_cmpint (tries, <, 200);
-      g_usleep (10000);
-    }
+  /* links, programs and maps are freed by kernel workers once their last user is gone
+   * (after an RCU grace period): give them a moment */
+  assert_ids_go_away (bpf_link_get_fd_by_id, links);
+  assert_ids_go_away (bpf_prog_get_fd_by_id, progs);
+  assert_ids_go_away (bpf_map_get_fd_by_id, maps);
 }
 
 int
