@@ -2,8 +2,11 @@
  *
  * Each subscriber is a unique bus name with a cursor into the ring. Batches of up to 256
  * events go to each subscriber alone (the signal's destination), every 50 ms or as soon
- * as 256 are waiting. Signals cost the daemon ~10 µs an event and dbus-daemon gives no
- * back-pressure, so each subscriber gets at most FMD_SUBSCRIBER_MAX_RATE events a second
+ * as 256 are waiting. A signal costs far more than a stream record (a GVariant tree an
+ * event here, validation and routing in dbus-daemon, parsing in the receiver) and
+ * dbus-daemon gives no back-pressure, so each subscriber gets at most
+ * FMD_SUBSCRIBER_MAX_RATE events a second (above what one subscriber receives on the
+ * 2-core machines of bench/README.md, ~150 000)
  * and at most QueueEvents waiting: beyond that the oldest are skipped and reported with
  * a Dropped signal; a subscriber that overflows without pause for
  * FMD_SUBSCRIBER_OVERFLOW_LIMIT_SEC is dropped with Dropped(count, true). A subscriber
