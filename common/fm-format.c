@@ -82,6 +82,20 @@ utf8_seq_len (const guchar *p, gsize len)
 
 static const char hex[] = "0123456789abcdef";
 
+/* Copies the run of printable ASCII other than '"' and '\\' at @p at once (what no
+ * escaping form changes); returns where it stops. */
+static const guchar *
+append_plain_run (GString *out, const guchar *p, const guchar *end)
+{
+  const guchar *run = p;
+
+  while (p < end && *p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
+    p++;
+  if (p > run)
+    g_string_append_len (out, (const char *) run, p - run);
+  return p;
+}
+
 static void
 append_json_string (GString *out, const char *s, gsize len)
 {
@@ -90,14 +104,9 @@ append_json_string (GString *out, const char *s, gsize len)
   g_string_append_c (out, '"');
   while (p < end)
     {
-      const guchar *run = p;
       gsize n;
 
-      /* copy runs of plain characters at once */
-      while (p < end && *p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
-        p++;
-      if (p > run)
-        g_string_append_len (out, (const char *) run, p - run);
+      p = append_plain_run (out, p, end);
       if (p >= end)
         break;
       switch (*p)
@@ -149,13 +158,9 @@ append_c_escaped (GString *out, const char *s, gsize len, Escape mode)
 
   while (p < end)
     {
-      const guchar *run = p;
       gsize n;
 
-      while (p < end && *p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
-        p++;
-      if (p > run)
-        g_string_append_len (out, (const char *) run, p - run);
+      p = append_plain_run (out, p, end);
       if (p >= end)
         break;
       if (mode == ESC_TEXT_DETAIL && (*p == '\\' || *p == '"'))
