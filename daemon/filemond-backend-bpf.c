@@ -2,12 +2,12 @@
  * ring buffer reader. The kernel side is bpf/filemond.bpf.c, the loaded object and its
  * cache filemond-bpf-engine.c, the record decoding filemond-bpf-record.c.
  *
- * Start takes the cached engine when it has every tracepoint the capture needs and is
- * live at once; otherwise loading (~60 ms of verifier) and attaching run in a worker
- * thread and the capture goes live when they are done. Stop clears the enable flag (the
- * programs return at their first instruction from then on), drains the ring buffer, gives
- * the engine back to the cache and reports stopped: nothing is detached on the way, which
- * would take seconds (see filemond-bpf-engine.h).
+ * Start takes the cached engine, attaches its syscall programs and is live at once;
+ * without one, loading (~60 ms of verifier) and attaching run in a worker thread and the
+ * capture goes live when they are done. Stop clears the enable flag (the programs return
+ * at their first instruction from then on), drains the ring buffer, detaches the syscall
+ * programs (a few ms), gives the engine back to the cache and reports stopped (see
+ * filemond-bpf-engine.h).
  *
  * Reading: the program wakes the reader only when the backlog crosses an eighth of the ring
  * buffer; a 50 ms timer reads whatever stays below that. Each dispatch reads at most
@@ -261,6 +261,7 @@ release_engine (FmdBpfBackend *self)
     return;
   fmd_bpf_engine_set_enabled (engine, FALSE);
   fmd_bpf_engine_set_consumer (engine, NULL, NULL);
+  fmd_bpf_engine_detach_syscalls (engine);
   fmd_bpf_engine_clear (engine);
   fmd_bpf_engine_put_cached (engine, FMD_BACKEND_BPF_LINGER_SEC);
 }
@@ -352,10 +353,10 @@ fmd_bpf_backend_start (FmdBackend        *backend,
   self->generation = ++last_generation;
 
   self->engine = fmd_bpf_engine_take_cached (self->ringbuf_bytes);
-  if (self->engine != NULL && fmd_bpf_engine_is_attached (self->engine))
+  if (self->engine != NULL)
     {
-      /* the usual restart: nothing to load or attach, live now */
-      if (!go_live (self, error))
+      /* the usual restart: loaded already, and attaching takes no grace period: live now */
+      if (!fmd_bpf_engine_attach (self->engine, error) || !go_live (self, error))
         {
           release_engine (self);
           return FALSE;

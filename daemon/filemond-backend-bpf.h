@@ -12,8 +12,8 @@ G_BEGIN_DECLS
 #define FMD_TYPE_BPF_BACKEND (fmd_bpf_backend_get_type ())
 G_DECLARE_FINAL_TYPE (FmdBpfBackend, fmd_bpf_backend, FMD, BPF_BACKEND, FmdBackend)
 
-/* Seconds a stopped capture's programs stay attached (disabled) for the next capture to
- * reuse before they are detached in the background. */
+/* Seconds a stopped capture's loaded programs and maps stay for the next capture to reuse
+ * before they are freed in the background. */
 #define FMD_BACKEND_BPF_LINGER_SEC 30
 
 /* Detaches every BPF link and frees every map the daemon still holds (a stopped capture's

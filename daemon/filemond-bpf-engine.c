@@ -198,13 +198,13 @@ fmd_bpf_engine_attach (FmdBpfEngine  *self,
   return TRUE;
 }
 
-gboolean
-fmd_bpf_engine_is_attached (FmdBpfEngine *self)
+void
+fmd_bpf_engine_detach_syscalls (FmdBpfEngine *self)
 {
-  for (guint i = 0; i < N_LINKS; i++)
-    if (self->links[i] == NULL)
-      return FALSE;
-  return TRUE;
+  /* a raw tracepoint link goes in a few ms; the process hooks stay, they cost nothing
+   * until a process forks or exits */
+  g_clear_pointer (&self->links[LINK_SYS_ENTER], bpf_link__destroy);
+  g_clear_pointer (&self->links[LINK_SYS_EXIT], bpf_link__destroy);
 }
 
 guint

@@ -1,12 +1,12 @@
 /* filemond-bpf-engine.h: the loaded BPF object of the bpf backend: programs, maps, the
  * tracepoint links and the ring buffer reader, plus what it costs to get rid of them.
  *
- * Loading takes the verifier ~60 ms and destroying a tracepoint link takes the kernel
- * 20-70 ms (an RCU grace period each). So an engine outlives the capture that loaded it: a
- * stopped capture gives it back to a cache, the programs stay attached behind a disabled
- * flag (which costs every syscall of the machine two early returns), and the next capture
- * takes it again and is live at once. A cached engine nobody takes is torn down after a
- * while in a worker thread; fmd_bpf_engine_shutdown() tears everything down now.
+ * Loading takes the verifier ~60 ms, so an engine outlives the capture that loaded it: a
+ * stopped capture detaches the syscall programs (every syscall of the machine would run
+ * them otherwise; a raw tracepoint link goes in a few ms) and gives the engine back to a
+ * cache, and the next capture takes it again, attaches them (well under a millisecond) and
+ * is live at once. A cached engine nobody takes is torn down after a while in a worker
+ * thread; fmd_bpf_engine_shutdown() tears everything down now.
  *
  * An engine has one owner at a time (the cache, a backend, a worker thread), so it needs no
  * lock; only the cache and the shutdown bookkeeping are shared, on the main thread.
@@ -34,8 +34,8 @@ gboolean fmd_bpf_engine_attach (FmdBpfEngine *self, GError **error);
 void fmd_bpf_engine_free (FmdBpfEngine *self);
 
 guint64 fmd_bpf_engine_get_ringbuf_bytes (FmdBpfEngine *self);
-/* TRUE when every program is attached. */
-gboolean fmd_bpf_engine_is_attached (FmdBpfEngine *self);
+/* Detaches the syscall enter and exit programs (the capture must be disabled). */
+void fmd_bpf_engine_detach_syscalls (FmdBpfEngine *self);
 
 /* Writes the capture's filters and syscall set to the maps, the program still disabled.
  * FM_ERROR_INVALID_ARGS when a filter does not fit in its map. */
@@ -62,7 +62,7 @@ guint fmd_bpf_engine_get_n_links (FmdBpfEngine *self);
 
 /* The cache, main thread only. take returns the cached engine when it was loaded with
  * @ringbuf_bytes (a different size tears it down), else NULL. put keeps @self for the next
- * capture (@self must be disabled and cleared) and schedules its teardown after
+ * capture (@self must be disabled, detached from the syscalls and cleared) and schedules its teardown after
  * @linger_sec seconds of disuse. */
 FmdBpfEngine *fmd_bpf_engine_take_cached (guint64 ringbuf_bytes);
 void fmd_bpf_engine_put_cached (FmdBpfEngine *self, guint linger_sec);
