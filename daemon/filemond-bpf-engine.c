@@ -615,7 +615,7 @@ cached_expired (gpointer data)
   cached_timeout_id = 0;
   if (cached_engine != NULL)
     {
-      g_info ("bpf: no capture for a while; detaching the programs");
+      g_info ("bpf: no capture for a while; freeing the loaded programs and maps");
       fmd_bpf_engine_free_async (g_steal_pointer (&cached_engine));
     }
   return G_SOURCE_REMOVE;

@@ -28,7 +28,7 @@ typedef gboolean (*FmdBpfRecordFunc) (const void *data, gsize len, gpointer user
 /* Loads the object (~60 ms of verifier): blocking, fine in a worker thread. */
 FmdBpfEngine *fmd_bpf_engine_load (guint64 ringbuf_bytes, GError **error);
 /* Attaches what is not attached yet: the syscall enter and exit programs and the process
- * fork and exit hooks. Blocking; fine in a worker thread. */
+ * fork and exit hooks. Well under a millisecond (no grace period to wait for). */
 gboolean fmd_bpf_engine_attach (FmdBpfEngine *self, GError **error);
 /* Detaches every link and frees every map; blocking for as long as the kernel takes. */
 void fmd_bpf_engine_free (FmdBpfEngine *self);
