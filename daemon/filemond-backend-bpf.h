@@ -18,9 +18,9 @@ G_DECLARE_FINAL_TYPE (FmdBpfBackend, fmd_bpf_backend, FMD, BPF_BACKEND, FmdBacke
 
 /* Detaches every BPF link and frees every map the daemon still holds (a stopped capture's
  * programs are kept for reuse), waiting for detaches in progress. Call it once the capture
- * is stopped, before exit: it blocks for as long as the kernel takes (20-70 ms a link, in
- * parallel). Exiting without it is safe too: the kernel then detaches
- * them as the process's fds close. */
+ * is stopped, before exit: it blocks for as long as the kernel takes (a few ms a link).
+ * Exiting without it is safe too: the kernel then detaches them as the process's fds
+ * close. */
 void fmd_backend_bpf_shutdown (void);
 
 G_END_DECLS

@@ -15,10 +15,6 @@
 #include "bpf/filemond-bpf.h"
 #include "bpf/filemond.skel.h"
 
-/* Destroying links in parallel overlaps the kernel's grace periods: measured here, 4
- * threads bring 64 links from 72 to 30 ms each; more threads gain nothing. */
-#define TEARDOWN_THREADS 4
-
 /* The process hooks first: a thread's slot must never outlive it, even for a moment. */
 enum { LINK_FORK, LINK_TASK_EXIT, LINK_SYS_EXIT, LINK_SYS_ENTER, N_LINKS };
 
@@ -63,8 +59,8 @@ libbpf_print (enum libbpf_print_level  level,
 
 static pid_t registered_pid;
 
-/* The process may exit with a stopped capture's engine cached: detaching it ourselves, in
- * parallel, is twice as fast as leaving the links to the kernel's fd cleanup. */
+/* The process may exit with a stopped capture's engine cached, or one being freed in a
+ * worker thread: tear it down and wait here, so that exit does not cut a teardown short. */
 static void
 shutdown_at_exit (void)
 {
@@ -517,50 +513,17 @@ fmd_bpf_engine_get_ids (FmdBpfEngine *self,
 
 /* --- teardown --------------------------------------------------------------------------- */
 
-typedef struct {
-  GPtrArray *links;
-  gint next;
-} Teardown;
-
-static gpointer
-destroy_links_thread (gpointer data)
-{
-  Teardown *t = data;
-  guint i;
-
-  while ((i = (guint) g_atomic_int_add (&t->next, 1)) < t->links->len)
-    bpf_link__destroy (g_ptr_array_index (t->links, i));
-  return NULL;
-}
-
 void
 fmd_bpf_engine_free (FmdBpfEngine *self)
 {
-  g_autoptr(GPtrArray) links = g_ptr_array_new ();
-  GThread *threads[TEARDOWN_THREADS] = { NULL };
-  Teardown t;
-  guint n_threads;
-
   if (self == NULL)
     return;
 
   g_clear_pointer (&self->ring, ring_buffer__free);
-
-  /* the syscall programs first, the hooks that free their slots last */
+  /* the syscall programs first, the hooks that free their slots last; a raw tracepoint
+   * link goes in a few ms, so one after the other is fast enough */
   for (guint i = N_LINKS; i-- > 0;)
-    if (self->links[i] != NULL)
-      g_ptr_array_add (links, self->links[i]);
-
-  t.links = links;
-  t.next = 0;
-  n_threads = MIN (TEARDOWN_THREADS, links->len);
-  for (guint i = 1; i < n_threads; i++)
-    threads[i] = g_thread_try_new ("filemond-bpf-detach", destroy_links_thread, &t, NULL);
-  destroy_links_thread (&t);
-  for (guint i = 1; i < n_threads; i++)
-    if (threads[i] != NULL)
-      g_thread_join (threads[i]);
-
+    g_clear_pointer (&self->links[i], bpf_link__destroy);
   filemond_bpf__destroy (self->skel);
   g_free (self);
 }
