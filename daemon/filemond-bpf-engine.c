@@ -329,6 +329,20 @@ fill_u32_map (struct bpf_map  *map,
   return TRUE;
 }
 
+/* The program's one-load pre-check of a pid or uid filter: a bit per key (modulo the size). */
+static void
+set_hints (__u64  *hint,
+           GArray *keys)
+{
+  memset (hint, 0, FMD_BPF_HINT_BITS / 8);
+  for (guint i = 0; i < keys->len; i++)
+    {
+      guint32 bit = g_array_index (keys, guint32, i) % FMD_BPF_HINT_BITS;
+
+      hint[bit / 64] |= 1ULL << (bit % 64);
+    }
+}
+
 gboolean
 fmd_bpf_engine_configure (FmdBpfEngine      *self,
                           const FmdOptions  *options,
@@ -387,6 +401,8 @@ fmd_bpf_engine_configure (FmdBpfEngine      *self,
         }
     }
 
+  set_hints (self->skel->bss->pid_hint, options->pids);
+  set_hints (self->skel->bss->uid_hint, options->uids);
   settings->self_tgid = getpid ();
   settings->filter_pids = options->pids->len > 0;
   settings->follow_children = options->follow_children;

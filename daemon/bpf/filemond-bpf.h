@@ -106,5 +106,8 @@ enum {
 #define FMD_BPF_MAX_SLOTS 8192
 /* Processes the pid filter can hold, followed children included. */
 #define FMD_BPF_MAX_PIDS 16384
+/* Bits of the pid and uid filters' one-load pre-checks (pid_hint[], uid_hint[] in the
+ * program's .bss). */
+#define FMD_BPF_HINT_BITS 65536
 #define FMD_BPF_MAX_UIDS 1024
 #define FMD_BPF_MAX_COMMS 1024

@@ -65,6 +65,13 @@ struct fmd_bpf_settings settings;
 struct fmd_bpf_syscall fmd_syscalls[FMD_BPF_MAX_NR];
 /* followed children that did not fit in the pids map */
 __u64 pids_full;
+/* One bit per pid (uid) modulo FMD_BPF_HINT_BITS, set for every key of the pids (uids)
+ * map during a capture and never cleared before the next one: a clear bit excludes a
+ * process with one load, at entry and again at exit, where the hash lookups it spares
+ * would cost an excluded process about as much as reaching the programs at all. A set bit
+ * leaves the answer to the map. */
+__u64 pid_hint[FMD_BPF_HINT_BITS / 64];
+__u64 uid_hint[FMD_BPF_HINT_BITS / 64];
 
 /* A thread's syscall between entry and exit. */
 struct slot {
@@ -398,18 +405,29 @@ resolve_path (struct scratch  *sp,
 /* --- filters ---------------------------------------------------------------------------- */
 
 static __always_inline int
-wanted (__u32 tgid)
+hinted (const __u64 *hint,
+        __u32        key)
 {
-  if (settings.filter_pids && bpf_map_lookup_elem (&pids, &tgid) == NULL)
+  return (hint[(key / 64) % (FMD_BPF_HINT_BITS / 64)] >> (key % 64)) & 1;
+}
+
+/* Whether the filters want the current process: all of them when @exact, else only what
+ * the hints tell, which is all the exit needs (the entry made no slot for the rest). */
+static __always_inline int
+wanted (__u32 tgid,
+        int   exact)
+{
+  if (settings.filter_pids
+      && (!hinted (pid_hint, tgid) || (exact && bpf_map_lookup_elem (&pids, &tgid) == NULL)))
     return 0;
   if (settings.filter_uids)
     {
       __u32 uid = (__u32) bpf_get_current_uid_gid ();   /* the real uid */
 
-      if (bpf_map_lookup_elem (&uids, &uid) == NULL)
+      if (!hinted (uid_hint, uid) || (exact && bpf_map_lookup_elem (&uids, &uid) == NULL))
         return 0;
     }
-  if (settings.filter_comms)
+  if (exact && settings.filter_comms)
     {
       char comm[16] = {};
 
@@ -489,19 +507,19 @@ fmd_enter (__u64 *ctx)
   struct fmd_bpf_syscall *sc;
   struct scratch *sp;
   struct slot *s;
-  struct resolve r = {};
-  __u32 cpu;
 
-  /* every syscall of the machine comes here: the untraced ones leave after two loads */
+  /* every syscall of the machine comes here: the untraced ones leave after two loads, a
+   * process the filters exclude after a few more (no stack to clear before that: the
+   * locals that need zeroing live in the blocks that use them) */
   if (!settings.enabled || nr >= FMD_BPF_MAX_NR)
     return 0;
   sc = &fmd_syscalls[nr];
-  if (!sc->traced || is_compat_syscall ())
+  if (!sc->traced)
     return 0;
   id = bpf_get_current_pid_tgid ();
   tgid = id >> 32;
   tid = (__u32) id;
-  if (tgid == settings.self_tgid || !wanted (tgid))
+  if (tgid == settings.self_tgid || !wanted (tgid, 1) || is_compat_syscall ())
     return 0;
 
   s = bpf_map_lookup_elem (&slots, &tid);
@@ -535,13 +553,16 @@ fmd_enter (__u64 *ctx)
 
   if (sc->path_src != FMD_BPF_SRC_NONE)
     {
-      cpu = bpf_get_smp_processor_id ();
+      struct resolve r = {
+        .src = sc->path_src,
+        .value = arg_at (s->args, sc->path_arg),
+        .dirfd = dirfd_at (s->args, sc->path_dirfd),
+      };
+      __u32 cpu = bpf_get_smp_processor_id ();
+
       sp = bpf_map_lookup_elem (&scratch, &cpu);
       if (sp == NULL)
         return 0;
-      r.src = sc->path_src;
-      r.value = arg_at (s->args, sc->path_arg);
-      r.dirfd = dirfd_at (s->args, sc->path_dirfd);
       resolve_path (sp, &r);
       bpf_probe_read_kernel (s->path, r.len & PATH_MASK,
                              &sp->walk[r.start & (2 * FMD_BPF_PATH_MAX - 1)]);
@@ -590,17 +611,19 @@ fmd_exit (__u64 *ctx)
   struct task_struct *task;
   struct scratch *sp;
   struct slot *s;
-  struct resolve r = {};
   __u64 now, size, avail, flags;
   __u32 cpu, pos = 0;
 
-  /* as at entry, the untraced syscalls of the machine leave at once; a capture that
-   * stopped or changed its set in between leaves its slot active, which the next entry
-   * overwrites and the generation check below refuses */
+  /* as at entry, the untraced syscalls of the machine and the processes the filters'
+   * hints exclude leave at once; a capture that stopped or changed its set in between
+   * leaves its slot active, which the next entry overwrites and the generation check
+   * below refuses */
   if (!settings.enabled || nr >= FMD_BPF_MAX_NR || !fmd_syscalls[nr].traced)
     return 0;
   id = bpf_get_current_pid_tgid ();
   tid = (__u32) id;
+  if (!wanted (id >> 32, 0))
+    return 0;
   s = bpf_map_lookup_elem (&slots, &tid);
   if (s == NULL || !s->active)
     return 0;
@@ -645,9 +668,12 @@ fmd_exit (__u64 *ctx)
        * cannot fault it in. The syscall has faulted it in since, so read it again, against
        * the cwd and dirfd as they are now. Except after a successful execve, whose old
        * memory is gone: the path is then the new program's file, canonical. */
-      r.src = FMD_BPF_SRC_STRING;
-      r.value = arg_at (s->args, sc->path_arg);
-      r.dirfd = dirfd_at (s->args, sc->path_dirfd);
+      struct resolve r = {
+        .src = FMD_BPF_SRC_STRING,
+        .value = arg_at (s->args, sc->path_arg),
+        .dirfd = dirfd_at (s->args, sc->path_dirfd),
+      };
+
       if (sc->argv_arg < 6 && ret == 0)
         {
           r.src = SRC_FILE;
@@ -669,9 +695,12 @@ fmd_exit (__u64 *ctx)
   rec->path2_len = 0;
   if (sc->path2_src != FMD_BPF_SRC_NONE)
     {
-      r.src = sc->path2_src;
-      r.value = arg_at (s->args, sc->path2_arg);
-      r.dirfd = dirfd_at (s->args, sc->path2_dirfd);
+      struct resolve r = {
+        .src = sc->path2_src,
+        .value = arg_at (s->args, sc->path2_arg),
+        .dirfd = dirfd_at (s->args, sc->path2_dirfd),
+      };
+
       resolve_path (sp, &r);
       rec->path2_len = r.len & PATH_MASK;
       rec->flags |= r.flags << 8;
@@ -737,7 +766,13 @@ fmd_fork (struct bpf_raw_tracepoint_args *ctx)
   if (parent_tgid == child_tgid || bpf_map_lookup_elem (&pids, &parent_tgid) == NULL)
     return 0;
   if (bpf_map_update_elem (&pids, &child_tgid, &one, BPF_ANY) != 0)
-    __sync_fetch_and_add (&pids_full, 1);
+    {
+      __sync_fetch_and_add (&pids_full, 1);
+      return 0;
+    }
+  /* set after the map entry: a set bit only sends the lookup to the map */
+  __sync_fetch_and_or (&pid_hint[(child_tgid / 64) % (FMD_BPF_HINT_BITS / 64)],
+                       1ULL << (child_tgid % 64));
   return 0;
 }
 

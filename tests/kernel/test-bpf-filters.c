@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 
 #include "fm-syscalls.h"
+#include "bpf/filemond-bpf.h"
 #include "filemond-backend-bpf.h"
 #include "kernel-capture.h"
 
@@ -112,15 +113,43 @@ test_pids (void)
   g_assert_cmpuint (n_b, ==, 0);
 }
 
+/* The program checks a bit per pid (modulo FMD_BPF_HINT_BITS) before the pids map: a
+ * process whose bit another filtered pid sets is still decided by the map. */
+static void
+test_pids_sharing_a_hint_bit (void)
+{
+  g_autoptr(FmdOptions) options = kc_options (only_openat, NULL);
+  g_autoptr(KcCapture) capture = kc_capture_new (0);
+  OpenLoop a = { NULL, 0, N_OPENS, 0 }, b = { NULL, 0, N_OPENS, 0 };
+  KcChild ca, cb;
+  guint32 pids[2];
+
+  kc_child_spawn (&ca, open_loop, &a);
+  kc_child_spawn (&cb, open_loop, &b);
+  pids[0] = ca.pid;
+  pids[1] = cb.pid + FMD_BPF_HINT_BITS;   /* no such process: only b's bit */
+  g_array_append_vals (options->pids, pids, G_N_ELEMENTS (pids));
+  kc_capture_start (capture, options);
+  kc_child_go (&ca);
+  kc_child_go (&cb);
+  kc_child_wait (&ca);
+  kc_child_wait (&cb);
+  kc_capture_stop (capture);
+  g_assert_cmpuint (count_events (capture, ca.pid, FALSE), ==, N_OPENS);
+  g_assert_cmpuint (count_events (capture, cb.pid, FALSE), ==, 0);
+}
+
 static void
 test_uids (void)
 {
   g_autoptr(FmdOptions) options = kc_options (only_openat, NULL);
   OpenLoop a = { NULL, NOBODY, N_OPENS, 0 }, b = { NULL, 0, N_OPENS, 0 };
-  guint32 uid = NOBODY;
+  /* the second uid sets root's bit of the uid hints (see the pids test above): b, root,
+   * is still decided by the uids map */
+  guint32 uids[] = { NOBODY, FMD_BPF_HINT_BITS };
   guint n_a, n_b;
 
-  g_array_append_val (options->uids, uid);
+  g_array_append_vals (options->uids, uids, G_N_ELEMENTS (uids));
   run_pair (options, &a, &b, FALSE, &n_a, &n_b);
   g_assert_cmpuint (n_a, ==, N_OPENS);
   g_assert_cmpuint (n_b, ==, 0);
@@ -327,6 +356,7 @@ main (int argc, char **argv)
   }
 
   g_test_add_func ("/bpf/filters/pids-in-kernel", test_pids);
+  g_test_add_func ("/bpf/filters/pids-sharing-a-hint-bit", test_pids_sharing_a_hint_bit);
   g_test_add_func ("/bpf/filters/uids-in-kernel", test_uids);
   g_test_add_func ("/bpf/filters/comms-in-kernel", test_comms);
   g_test_add_func ("/bpf/filters/failed-only", test_failed_only);
