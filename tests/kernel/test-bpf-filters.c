@@ -70,13 +70,21 @@ count_events (KcCapture *capture,
   return n;
 }
 
-/* Runs two children under @options (their pids appended when @by_pid), returns their
- * event counts. */
+/* What run_pair() adds to the pid filter once the children exist. */
+typedef enum {
+  PIDS_NONE = 0,
+  PIDS_A = 1 << 0,
+  /* a pid with no process that sets b's bit of the program's pid hints */
+  PIDS_BIT_OF_B = 1 << 1,
+} PairPids;
+
+/* Runs two children under @options (with the pids @pids tells), returns their event
+ * counts. */
 static void
 run_pair (FmdOptions *options,
           OpenLoop   *a,
           OpenLoop   *b,
-          gboolean    filter_a_by_pid,
+          PairPids    pids,
           guint      *n_a,
           guint      *n_b)
 {
@@ -85,9 +93,15 @@ run_pair (FmdOptions *options,
 
   kc_child_spawn (&ca, open_loop, a);
   kc_child_spawn (&cb, open_loop, b);
-  if (filter_a_by_pid)
+  if (pids & PIDS_A)
     {
       guint32 pid = ca.pid;
+
+      g_array_append_val (options->pids, pid);
+    }
+  if (pids & PIDS_BIT_OF_B)
+    {
+      guint32 pid = cb.pid + FMD_BPF_HINT_BITS;
 
       g_array_append_val (options->pids, pid);
     }
@@ -108,7 +122,7 @@ test_pids (void)
   OpenLoop a = { NULL, 0, N_OPENS, 0 }, b = { NULL, 0, N_OPENS, 0 };
   guint n_a, n_b;
 
-  run_pair (options, &a, &b, TRUE, &n_a, &n_b);
+  run_pair (options, &a, &b, PIDS_A, &n_a, &n_b);
   g_assert_cmpuint (n_a, ==, N_OPENS);
   g_assert_cmpuint (n_b, ==, 0);
 }
@@ -119,24 +133,12 @@ static void
 test_pids_sharing_a_hint_bit (void)
 {
   g_autoptr(FmdOptions) options = kc_options (only_openat, NULL);
-  g_autoptr(KcCapture) capture = kc_capture_new (0);
   OpenLoop a = { NULL, 0, N_OPENS, 0 }, b = { NULL, 0, N_OPENS, 0 };
-  KcChild ca, cb;
-  guint32 pids[2];
+  guint n_a, n_b;
 
-  kc_child_spawn (&ca, open_loop, &a);
-  kc_child_spawn (&cb, open_loop, &b);
-  pids[0] = ca.pid;
-  pids[1] = cb.pid + FMD_BPF_HINT_BITS;   /* no such process: only b's bit */
-  g_array_append_vals (options->pids, pids, G_N_ELEMENTS (pids));
-  kc_capture_start (capture, options);
-  kc_child_go (&ca);
-  kc_child_go (&cb);
-  kc_child_wait (&ca);
-  kc_child_wait (&cb);
-  kc_capture_stop (capture);
-  g_assert_cmpuint (count_events (capture, ca.pid, FALSE), ==, N_OPENS);
-  g_assert_cmpuint (count_events (capture, cb.pid, FALSE), ==, 0);
+  run_pair (options, &a, &b, PIDS_A | PIDS_BIT_OF_B, &n_a, &n_b);
+  g_assert_cmpuint (n_a, ==, N_OPENS);
+  g_assert_cmpuint (n_b, ==, 0);
 }
 
 static void
@@ -150,7 +152,7 @@ test_uids (void)
   guint n_a, n_b;
 
   g_array_append_vals (options->uids, uids, G_N_ELEMENTS (uids));
-  run_pair (options, &a, &b, FALSE, &n_a, &n_b);
+  run_pair (options, &a, &b, PIDS_NONE, &n_a, &n_b);
   g_assert_cmpuint (n_a, ==, N_OPENS);
   g_assert_cmpuint (n_b, ==, 0);
 }
@@ -165,7 +167,7 @@ test_comms (void)
 
   g_strfreev (options->comms);
   options->comms = g_strdupv ((GStrv) comms);
-  run_pair (options, &a, &b, FALSE, &n_a, &n_b);
+  run_pair (options, &a, &b, PIDS_NONE, &n_a, &n_b);
   g_assert_cmpuint (n_a, ==, N_OPENS);
   g_assert_cmpuint (n_b, ==, 0);
 }
