@@ -2,7 +2,7 @@
 # bench-filemond.sh: one round of the filemond measurements; run-bench.sh runs it inside
 # tests/bus/with-bus.sh (private system bus, polkitd, the built filemond with bench.conf).
 #
-#   bench-filemond.sh ROUND RAW_FILE SECONDS
+#   bench-filemond.sh ROUND RAW_FILE SECONDS LOAD_CPU
 #
 # Appends "ROUND<TAB>measure<TAB>value" lines to RAW_FILE (ratios are computed later against
 # the untraced rates run-bench.sh measured in the same round) and notes to RAW_FILE.notes.
@@ -11,10 +11,10 @@
 # kernel filter that excludes the load, daemon exit on SIGTERM.
 set -euo pipefail
 
-round=$1 raw=$2 secs=$3
+round=$1 raw=$2 secs=$3 load_cpu=$4
 build=$FILEMON_BUILD_DIR
 fmctl=("$build/client-cli/filemonctl" --no-ask-password)
-loadgen=$build/bench/fm-loadgen
+load=("$build/bench/fm-loadgen" --cpu="$load_cpu")   # see run-bench.sh
 counter=$build/bench/fm-bench-count
 reader=$build/bench/fm-bench-reader
 tmp=$FILEMON_TEST_TMP
@@ -83,7 +83,7 @@ first_event() {
   "$reader" --mode=stream --count=1 --timeout=10 --ready-file="$tmp/ready" > "$tmp/first" &
   rpid=$!
   for _ in $(seq 100); do [ -e "$tmp/ready" ] && break; sleep 0.02; done
-  "$loadgen" --op=open-missing --rate=2000 --seconds=4 > /dev/null &
+  "${load[@]}" --op=open-missing --rate=2000 --seconds=4 > /dev/null &
   lpid=$!
   sleep 0.1
   t0=$(now)
@@ -95,24 +95,31 @@ first_event() {
   wait_state running
 }
 
-# One load under full capture, counted by one `filemonctl watch --json`.
+# One load under full capture, counted by one `filemonctl watch --json` until the load's
+# end marker (a reader that lags behind is waited for, up to a minute, not cut off).
 full_capture_op() {
-  local op=$1 wpid cpid calls per expected delivered missed dropped0 dropped1 lost
+  local op=$1 wpid cpid calls per expected delivered missed dropped0 dropped1 lost i
+  local marker=$tmp/end-of-load-$round-$op
   rm -f "$tmp/fifo"
   mkfifo "$tmp/fifo"
-  "$counter" --comm=fm-loadgen < "$tmp/fifo" > "$tmp/count" &
+  "$counter" --comm=fm-loadgen --until-path="$marker" < "$tmp/fifo" > "$tmp/count" &
   cpid=$!
   "${fmctl[@]}" watch --json > "$tmp/fifo" 2> "$tmp/notes" &
   wpid=$!
   sleep 0.5
   dropped0=$(prop DroppedCount)
-  "$loadgen" --op="$op" --seconds="$secs" > "$tmp/lg"
+  "${load[@]}" --op="$op" --seconds="$secs" --end-marker="$marker" > "$tmp/lg"
   put "rate.filemond-all.$op" "$(awk '{ print $4 }' "$tmp/lg")"
+  for ((i = 0; i < 600; i++)); do kill -0 "$cpid" 2>/dev/null || break; sleep 0.1; done
   wait_drained
-  sleep 0.3
-  kill -INT "$wpid"
-  wait "$wpid" || note "filemonctl watch exited with $? ($(head -c 300 "$tmp/notes"))"
-  wait "$cpid"
+  # the counter has gone at the marker (the watch may have had a write refused since)
+  kill -INT "$wpid" 2>/dev/null || true
+  wait "$wpid" 2>/dev/null || true
+  if kill -0 "$cpid" 2>/dev/null; then
+    note "full capture $op: the reader did not reach the load's end marker in a minute"
+    kill "$cpid"
+  fi
+  wait "$cpid" || true
   dropped1=$(prop DroppedCount)
   calls=$(awk '{ print $2 }' "$tmp/lg")
   case $op in
@@ -121,7 +128,7 @@ full_capture_op() {
     *) per=1 ;;
   esac
   expected=$((calls * per))
-  delivered=$(kv pid_events "$tmp/count")
+  delivered=$(kv pid_events "$tmp/count"); delivered=${delivered:-0}
   missed=$(sed -n 's/.*missed \([0-9]*\) events.*/\1/p' "$tmp/notes" | awk '{ s += $1 } END { print s + 0 }')
   lost=$((missed + dropped1 - dropped0))
   # the load's own start (exec, loader, libc) and its final write come on top of the loop
@@ -152,7 +159,7 @@ events1=$(prop EventCount)
 # top the ring up to 1M events for the RSS, dump and replay figures
 buffered=$(prop BufferedCount)
 if [ "$buffered" -lt 1000000 ]; then
-  "$loadgen" --op=open-missing --count=$((1000000 - buffered + 1000)) > /dev/null
+  "${load[@]}" --op=open-missing --count=$((1000000 - buffered + 1000)) > /dev/null
   wait_drained
 fi
 stop_capture
@@ -183,7 +190,7 @@ signals_run() {
   "$reader" --mode=signals --comm=fm-loadgen --idle=1 --timeout=60 --ready-file="$tmp/ready" > "$tmp/sig" &
   rpid=$!
   for _ in $(seq 100); do [ -e "$tmp/ready" ] && break; sleep 0.02; done
-  "$loadgen" --op=open-missing --seconds=2 "$@" > "$tmp/lg"
+  "${load[@]}" --op=open-missing --seconds=2 "$@" > "$tmp/lg"
   wait "$rpid"
   put "signals-$kind-events-per-s" "$(calc "$(kv comm_events "$tmp/sig") / max(1e-9, $(kv t_comm_last "$tmp/sig") - $(kv t_comm_first "$tmp/sig"))")"
   put "signals-$kind-lost" "$(( $(kv missed "$tmp/sig") + $(kv seq_holes "$tmp/sig") ))"
@@ -199,7 +206,7 @@ sleep 600 &
 other=$!
 start_capture --pid="$other"
 for op in "${ops[@]}"; do
-  "$loadgen" --op="$op" --seconds="$secs" > "$tmp/lg"
+  "${load[@]}" --op="$op" --seconds="$secs" > "$tmp/lg"
   put "rate.filemond-excluded.$op" "$(awk '{ print $4 }' "$tmp/lg")"
 done
 stop_capture

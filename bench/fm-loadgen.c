@@ -2,18 +2,24 @@
  * rate, so the same binary measures the untraced and the traced machine side by side.
  *
  *   fm-loadgen [--op=open-missing|open-close|stat|getppid] [--count=N | --seconds=S]
- *              [--rate=R] [--path=P]
+ *              [--rate=R] [--path=P] [--cpu=N] [--end-marker=PATH]
  *
  * --seconds runs for about S seconds instead of a fixed count (so that a tracer 100 times
  * slower still gives a run of sensible length); --rate paces the loop to about R calls/s
  * (delivery at a given offered rate rather than at the machine's limit). Calls run in
  * chunks of CHUNK between two looks at the clock, so the clock costs nothing measurable.
+ * --cpu runs the loop on one CPU: the virtual CPUs of a machine can differ in speed by a
+ * third, so ratios are only meaningful between runs on the same one. --end-marker makes one
+ * more (failing) openat of PATH after the loop, which tells a reader of the capture that
+ * the load's events end there.
  *
  * Prints one line: "<op> <count> <seconds> <calls/s>", the calls actually made. open-missing
  * is the failed-openat loop that ENVIRONMENT.md's peer measurements use, so the ratios
  * compare with those; getppid is the control: a syscall no tracer here is asked to trace. */
+#define _GNU_SOURCE   /* sched_setaffinity */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +45,7 @@ static int
 usage (void)
 {
   fprintf (stderr, "usage: fm-loadgen [--op=open-missing|open-close|stat|getppid] "
-           "[--count=N | --seconds=S] [--rate=R] [--path=P]\n");
+           "[--count=N | --seconds=S] [--rate=R] [--path=P] [--cpu=N] [--end-marker=PATH]\n");
   return 2;
 }
 
@@ -95,7 +101,8 @@ int
 main (int argc, char **argv)
 {
   const char *op_name = "open-missing";
-  const char *path = NULL;
+  const char *path = NULL, *end_marker = NULL;
+  long cpu = -1;
   unsigned long long count = 1000000, done = 0, unexpected = 0;
   double seconds = 0, rate = 0, start, elapsed;
   pid_t parent = getppid ();
@@ -125,6 +132,16 @@ main (int argc, char **argv)
         }
       else if (strncmp (argv[i], "--path=", 7) == 0)
         path = argv[i] + 7;
+      else if (strncmp (argv[i], "--cpu=", 6) == 0)
+        {
+          char *end = NULL;
+          errno = 0;
+          cpu = strtol (argv[i] + 6, &end, 10);
+          if (errno != 0 || end == argv[i] + 6 || *end != '\0' || cpu < 0 || cpu >= CPU_SETSIZE)
+            return usage ();
+        }
+      else if (strncmp (argv[i], "--end-marker=", 13) == 0 && argv[i][13] != '\0')
+        end_marker = argv[i] + 13;
       else
         return usage ();
     }
@@ -141,6 +158,18 @@ main (int argc, char **argv)
     return usage ();
   if (path == NULL)
     path = op == OP_OPEN_MISSING ? "/nonexistent/filemon-bench" : "/etc/hostname";
+  if (cpu >= 0)
+    {
+      cpu_set_t set;
+
+      CPU_ZERO (&set);
+      CPU_SET (cpu, &set);
+      if (sched_setaffinity (0, sizeof set, &set) != 0)
+        {
+          fprintf (stderr, "fm-loadgen: cannot run on CPU %ld: %s\n", cpu, strerror (errno));
+          return 1;
+        }
+    }
 
   start = now ();
   for (;;)
@@ -165,6 +194,11 @@ main (int argc, char **argv)
         }
     }
   elapsed = now () - start;
+  if (end_marker != NULL && open (end_marker, O_RDONLY) >= 0)
+    {
+      fprintf (stderr, "fm-loadgen: the end marker %s exists\n", end_marker);
+      return 1;
+    }
 
   printf ("%s %llu %.6f %.0f\n", op_name, done, elapsed, (double) done / elapsed);
   if (unexpected > 0)

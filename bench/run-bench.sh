@@ -38,6 +38,10 @@ done
 build_dir=$(realpath "$build_dir")
 loadgen=$build_dir/bench/fm-loadgen
 [ -x "$loadgen" ] || { echo "run-bench: $loadgen is not built (ninja -C $build_dir)" >&2; exit 1; }
+# Every load runs on one CPU: the virtual CPUs of these machines differ in speed (by a
+# third, measured), and a ratio of two runs on different CPUs would measure that.
+load_cpu=0
+load=("$loadgen" --cpu="$load_cpu")
 
 work=$(mktemp -d /tmp/filemon-bench.XXXXXX)
 raw=$work/raw.tsv
@@ -182,12 +186,12 @@ fi
 for ((round = 1; round <= rounds; round++)); do
   echo "run-bench: round $round of $rounds" >&2
   for op in "${ops[@]}"; do
-    put "$round" "rate.untraced.$op" "$(rate_of "$loadgen" --op="$op" --seconds="$secs")"
+    put "$round" "rate.untraced.$op" "$(rate_of "${load[@]}" --op="$op" --seconds="$secs")"
   done
   if [ "$have_strace" = 1 ]; then
     for op in "${ops[@]}"; do
       put "$round" "rate.strace.$op" \
-        "$(rate_of strace -f -qq -e trace=%file -o /dev/null "$loadgen" --op="$op" --seconds="$secs")"
+        "$(rate_of strace -f -qq -e trace=%file -o /dev/null "${load[@]}" --op="$op" --seconds="$secs")"
     done
   fi
   if [ "$have_bpftrace" = 1 ]; then
@@ -197,7 +201,7 @@ for ((round = 1; round <= rounds; round++)); do
     for _ in $(seq 600); do [ -e "$work/bpftrace.ready" ] && break; kill -0 "$bt_pid" 2>/dev/null || break; sleep 0.1; done
     if [ -e "$work/bpftrace.ready" ]; then
       for op in "${ops[@]}"; do
-        put "$round" "rate.bpftrace.$op" "$(rate_of "$loadgen" --op="$op" --seconds="$secs")"
+        put "$round" "rate.bpftrace.$op" "$(rate_of "${load[@]}" --op="$op" --seconds="$secs")"
       done
     else
       note "round $round: bpftrace did not start: $(grep -v RLIMIT_MEMLOCK "$work/bpftrace.log" | head -c 300)"
@@ -208,14 +212,14 @@ for ((round = 1; round <= rounds; round++)); do
   if [ "$have_perf" = 1 ]; then
     for op in "${ops[@]}"; do
       put "$round" "rate.perf-trace.$op" \
-        "$(rate_of perf trace -o /dev/null -e "$(perf_list)" -- "$loadgen" --op="$op" --seconds="$secs")"
+        "$(rate_of perf trace -o /dev/null -e "$(perf_list)" -- "${load[@]}" --op="$op" --seconds="$secs")"
     done
   fi
   if [ "$have_audit" = 1 ]; then
     [ "$audit_quiet" = 0 ] || auditctl -d task,never >/dev/null 2>&1 || true
     if auditctl -e 1 >/dev/null && add_audit_rules; then
       for op in "${ops[@]}"; do
-        put "$round" "rate.auditd.$op" "$(rate_of "$loadgen" --op="$op" --seconds="$secs")"
+        put "$round" "rate.auditd.$op" "$(rate_of "${load[@]}" --op="$op" --seconds="$secs")"
       done
     else
       note "round $round: auditctl refused the rules"
@@ -226,7 +230,7 @@ for ((round = 1; round <= rounds; round++)); do
   fi
   if [ "$have_filemond" = 1 ]; then
     FILEMON_BUILD_DIR=$build_dir "$source_dir/tests/bus/with-bus.sh" --config "$source_dir/bench/bench.conf" \
-      -- "$source_dir/bench/bench-filemond.sh" "$round" "$raw" "$secs" > "$work/filemond-round.log" 2>&1 ||
+      -- "$source_dir/bench/bench-filemond.sh" "$round" "$raw" "$secs" "$load_cpu" > "$work/filemond-round.log" 2>&1 ||
       note "round $round: the filemond round failed: $(tail -n 5 "$work/filemond-round.log" | tr '\n' ' ')"
   fi
 done
