@@ -13,7 +13,9 @@
  * more (failing) openat of PATH after the loop, which tells a reader of the capture that
  * the load's events end there.
  *
- * Prints one line: "<op> <count> <seconds> <calls/s>", the calls actually made. open-missing
+ * Prints one line: "<op> <count> <seconds> <calls/s> <calls/CPU-s>", the calls actually
+ * made, per second of wall time and per second the process ran (user + system): the second
+ * rate leaves out the time other work on the machine took the CPU. open-missing
  * is the failed-openat loop that ENVIRONMENT.md's peer measurements use, so the ratios
  * compare with those; getppid is the control: a syscall no tracer here is asked to trace. */
 #define _GNU_SOURCE   /* sched_setaffinity */
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -39,6 +42,17 @@ now (void)
 
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+static double
+cpu_seconds (void)
+{
+  struct rusage ru;
+
+  if (getrusage (RUSAGE_SELF, &ru) != 0)
+    return 0;
+  return (double) ru.ru_utime.tv_sec + (double) ru.ru_utime.tv_usec / 1e6
+         + (double) ru.ru_stime.tv_sec + (double) ru.ru_stime.tv_usec / 1e6;
 }
 
 static int
@@ -104,7 +118,7 @@ main (int argc, char **argv)
   const char *path = NULL, *end_marker = NULL;
   long cpu = -1;
   unsigned long long count = 1000000, done = 0, unexpected = 0;
-  double seconds = 0, rate = 0, start, elapsed;
+  double seconds = 0, rate = 0, start, elapsed, cpu_start, cpu_used;
   pid_t parent = getppid ();
   Op op;
 
@@ -172,6 +186,7 @@ main (int argc, char **argv)
     }
 
   start = now ();
+  cpu_start = cpu_seconds ();
   for (;;)
     {
       unsigned long long n = CHUNK;
@@ -194,13 +209,15 @@ main (int argc, char **argv)
         }
     }
   elapsed = now () - start;
+  cpu_used = cpu_seconds () - cpu_start;
   if (end_marker != NULL && open (end_marker, O_RDONLY) >= 0)
     {
       fprintf (stderr, "fm-loadgen: the end marker %s exists\n", end_marker);
       return 1;
     }
 
-  printf ("%s %llu %.6f %.0f\n", op_name, done, elapsed, (double) done / elapsed);
+  printf ("%s %llu %.6f %.0f %.0f\n", op_name, done, elapsed, (double) done / elapsed,
+          cpu_used > 0 ? (double) done / cpu_used : 0.0);
   if (unexpected > 0)
     {
       fprintf (stderr, "fm-loadgen: %llu calls did not behave as expected\n", unexpected);
