@@ -1,0 +1,268 @@
+/* fm-filter-match.c: evaluation of a compiled filter (fm-filter-private.h) against an
+ * event, fm_filter_match(). It runs for every event watched, dumped or refiltered (the
+ * viewer refilters whole captures), so it allocates nothing: field values are read in
+ * place or written into stack buffers, and regexes match with the match data made when
+ * they were compiled. */
+#define _GNU_SOURCE   /* memmem */
+#include "fm-filter-private.h"
+
+#include <string.h>
+
+#include "fm-syscalls.h"
+
+static gboolean
+contains (const char *hay, gsize hay_len, const char *needle, gsize needle_len, gboolean caseless)
+{
+  if (needle_len == 0)
+    return TRUE;
+  if (needle_len > hay_len)
+    return FALSE;
+  if (!caseless)
+    return memmem (hay, hay_len, needle, needle_len) != NULL;
+  for (gsize i = 0; i + needle_len <= hay_len; i++)
+    if (g_ascii_tolower (hay[i]) == needle[0] &&
+        g_ascii_strncasecmp (hay + i, needle, needle_len) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+regex_matches (const Node *n, const char *s, gsize len)
+{
+  return pcre2_match (n->re, (PCRE2_SPTR) s, len, 0, 0, n->md, NULL) >= 0;
+}
+
+static const char *
+field_text (const FmEvent *e, Field field, gsize *len, char name_buf[16])
+{
+  switch (field)
+    {
+    case F_COMM: *len = e->comm_len; return e->comm;
+    case F_PATH: *len = e->path_len; return e->path;
+    case F_PATH2: *len = e->path2_len; return e->path2;
+    case F_DETAIL: *len = e->detail_len; return e->detail;
+    case F_SYSCALL:
+      {
+        const char *name = fm_syscall_name (e->syscall_nr, name_buf);
+
+        *len = strlen (name);
+        return name;
+      }
+    case F_ERRNO:
+      {
+        const char *name = e->result < 0 && e->result > -G_MAXINT ?
+                           fm_errno_name ((int) -e->result) : NULL;
+
+        *len = name != NULL ? strlen (name) : 0;
+        return name != NULL ? name : "";
+      }
+    default:
+      *len = 0;
+      return "";
+    }
+}
+
+#define NS_PER_DAY (G_GINT64_CONSTANT (86400) * 1000000000)
+
+static gint64
+field_number (const FmEvent *e, const Node *n)
+{
+  switch (n->field)
+    {
+    case F_TIME_OF_DAY:
+      {
+        gint64 offset = n->utc_offset * 1000000000 % NS_PER_DAY + NS_PER_DAY;
+
+        return (gint64) ((e->time_ns % NS_PER_DAY + (guint64) offset) % NS_PER_DAY);
+      }
+    case F_PID: return e->pid;
+    case F_PPID: return e->ppid;
+    case F_TID: return e->tid;
+    case F_UID: return e->uid;
+    case F_RESULT: return e->result;
+    case F_TIME: return (gint64) e->time_ns;
+    case F_DURATION: return (gint64) e->duration_ns;
+    case F_SEQ: return (gint64) e->seq;
+    default: return 0;
+    }
+}
+
+/* The length of the character at @s (a UTF-8 sequence, or 1 for a byte that is not one),
+ * so that ? in a glob is one character even in a name that is not UTF-8. */
+static gsize
+char_len (const char *s, gsize len)
+{
+  guchar c = (guchar) s[0];
+  gsize n = c < 0xc0 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf8 ? 4 : 1;
+
+  if (n > len)
+    return 1;
+  for (gsize i = 1; i < n; i++)
+    if (((guchar) s[i] & 0xc0) != 0x80)
+      return 1;
+  return n;
+}
+
+/* Glob (* any run, ? one character) over byte strings with lengths. GPatternSpec would
+ * need NUL-terminated text and allocates a reversed copy for some patterns on every
+ * match; this does neither. Backtracking to the last * only keeps it O(len * pat_len). */
+gboolean
+fm_filter_glob_match (const char *pat, gsize pat_len, const char *s, gsize len)
+{
+  gsize p = 0, i = 0, star_p = G_MAXSIZE, star_i = 0;
+
+  while (i < len)
+    {
+      if (p < pat_len && pat[p] == '*')
+        {
+          star_p = ++p;
+          star_i = i;
+        }
+      else if (p < pat_len && pat[p] == '?')
+        {
+          i += char_len (s + i, len - i);
+          p++;
+        }
+      else if (p < pat_len && pat[p] == s[i])
+        p++, i++;
+      else if (star_p != G_MAXSIZE)
+        {
+          p = star_p;
+          i = star_i += char_len (s + star_i, len - star_i);
+        }
+      else
+        return FALSE;
+    }
+  while (p < pat_len && pat[p] == '*')
+    p++;
+  return p == pat_len;
+}
+
+static gboolean
+uid_in (const GArray *uids, guint32 uid)
+{
+  guint lo = 0, hi = uids->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      guint32 v = g_array_index (uids, guint32, mid);
+
+      if (v == uid)
+        return TRUE;
+      if (v < uid)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return FALSE;
+}
+
+/* Decimal digits of @v into @buf (24 bytes); returns where they start. */
+static const char *
+format_u64 (guint64 v, char buf[24], gsize *len)
+{
+  int i = 23;
+
+  buf[23] = '\0';
+  do
+    buf[--i] = (char) ('0' + v % 10);
+  while ((v /= 10) != 0);
+  *len = (gsize) (23 - i);
+  return buf + i;
+}
+
+static gboolean
+anywhere (const Node *n, const FmEvent *e)
+{
+  static const Field text_fields[] = { F_COMM, F_SYSCALL, F_PATH, F_PATH2, F_DETAIL, F_ERRNO };
+  char name_buf[16], num_buf[24], result_buf[32];
+  const char *s;
+  gsize len;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (text_fields); i++)
+    {
+      s = field_text (e, text_fields[i], &len, name_buf);
+      if (n->kind == N_REGEX ? regex_matches (n, s, len) :
+          contains (s, len, n->text, n->text_len, n->caseless))
+        return TRUE;
+    }
+  /* the result as shown ("3", "-ENOENT") and the pid */
+  s = fm_result_format (e->result, result_buf);
+  len = strlen (s);
+  if (n->kind == N_REGEX ? regex_matches (n, s, len) :
+      contains (s, len, n->text, n->text_len, n->caseless))
+    return TRUE;
+  s = format_u64 (e->pid, num_buf, &len);
+  return n->kind == N_REGEX ? regex_matches (n, s, len) :
+         contains (s, len, n->text, n->text_len, FALSE);
+}
+
+static gboolean
+eval (const Node *n, const FmEvent *e)
+{
+  char name_buf[16];
+  const char *s;
+  gsize len;
+
+  switch (n->kind)
+    {
+    case N_TRUE:
+      return TRUE;
+    case N_AND:
+      for (guint i = 0; i < n->n_kids; i++)
+        if (!eval (n->kids[i], e))
+          return FALSE;
+      return TRUE;
+    case N_OR:
+      for (guint i = 0; i < n->n_kids; i++)
+        if (eval (n->kids[i], e))
+          return TRUE;
+      return FALSE;
+    case N_NOT:
+      return !eval (n->kids[0], e);
+    case N_NUM:
+      {
+        gint64 v = field_number (e, n);
+
+        switch (n->op)
+          {
+          /* [num, num + span): span is 1 but for times given to the second or minute;
+           * the difference is taken unsigned, where it cannot overflow */
+          case OP_EQ: return v >= n->num && (guint64) v - (guint64) n->num < (guint64) n->span;
+          case OP_NE: return !(v >= n->num && (guint64) v - (guint64) n->num < (guint64) n->span);
+          case OP_LT: return v < n->num;
+          case OP_LE: return v < n->num || (guint64) v - (guint64) n->num < (guint64) n->span;
+          case OP_GT: return v >= n->num && (guint64) v - (guint64) n->num >= (guint64) n->span;
+          case OP_GE: return v >= n->num;
+          case OP_MATCH: return FALSE;
+          }
+        return FALSE;
+      }
+    case N_ERRNO:
+      return (e->result == n->num) != n->negate;
+    case N_STR:
+      s = field_text (e, n->field, &len, name_buf);
+      return (len == n->text_len && memcmp (s, n->text, len) == 0) != n->negate;
+    case N_GLOB:
+      s = field_text (e, n->field, &len, name_buf);
+      return fm_filter_glob_match (n->text, n->text_len, s, len) != n->negate;
+    case N_UIDS:
+      return uid_in (n->uids, e->uid) != n->negate;
+    case N_REGEX:
+      if (n->anywhere)
+        return anywhere (n, e);
+      s = field_text (e, n->field, &len, name_buf);
+      return regex_matches (n, s, len);
+    case N_WORD:
+      return anywhere (n, e);
+    }
+  return FALSE;
+}
+
+gboolean
+fm_filter_match (const FmFilter *filter, const FmEvent *event)
+{
+  g_return_val_if_fail (filter != NULL && event != NULL, FALSE);
+  return eval (filter->root, event);
+}

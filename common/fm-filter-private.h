@@ -1,0 +1,89 @@
+/* fm-filter-private.h: the compiled form of a filter, a tree of nodes, shared by the three
+ * files of the filter language (see fm-filter.h), and the few functions they call in one
+ * another:
+ *
+ *   fm-filter.c          the parser: tokens, quoted values, words, /regex/, and, or, not,
+ *                        parentheses; fm_filter_new() and the node tree's lifetime
+ *   fm-filter-compare.c  one comparison, field <op> value: the value read by the field's
+ *                        kind (text, glob, regex, errno, user, time, duration, number)
+ *   fm-filter-match.c    evaluation, fm_filter_match(), which allocates nothing
+ *
+ * Not installed and not for other code: the tree's shape is free to change. */
+#pragma once
+
+#include <glib.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "fm-filter.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  F_COMM, F_PID, F_PPID, F_TID, F_UID, F_USER, F_SYSCALL, F_RESULT, F_ERRNO,
+  F_PATH, F_PATH2, F_DETAIL, F_TIME, F_DURATION, F_SEQ,
+  F_TIME_OF_DAY,   /* time compared with HH:MM[:SS[.frac]]: ns since local midnight */
+} Field;
+
+typedef enum { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_MATCH } Op;
+
+typedef enum {
+  N_AND, N_OR, N_NOT, N_TRUE,
+  N_NUM,       /* numeric field <op> value */
+  N_ERRNO,     /* errno = / != value */
+  N_STR,       /* string field = / != exact text */
+  N_GLOB,      /* string field = / != glob (bytes; see fm_filter_glob_match) */
+  N_UIDS,      /* user = / != glob: the uids of the matching users, found at compile time */
+  N_REGEX,     /* string field ~ regex, or /regex/ anywhere (field = -1) */
+  N_WORD,      /* bare word: substring anywhere */
+} NodeKind;
+
+typedef struct _Node Node;
+struct _Node {
+  NodeKind kind;
+  Field field;
+  gboolean anywhere;
+  gboolean negate;      /* != */
+  gboolean caseless;
+  Op op;
+  gint64 num;
+  gint64 span;          /* numbers: the value names [num, num + span), e.g. a whole second */
+  gint64 utc_offset;    /* F_TIME_OF_DAY: seconds east of UTC, when compiled */
+  char *text;
+  gsize text_len;
+  GArray *uids;         /* N_UIDS: guint32, sorted */
+  pcre2_code *re;
+  pcre2_match_data *md; /* made with the code: matching then allocates nothing, but a
+                         * filter is not for several threads at once */
+  Node **kids;          /* N_AND, N_OR: n-ary, so a long chain is flat, not a deep tree */
+  guint n_kids;
+};
+
+struct _FmFilter {
+  Node *root;
+};
+
+typedef struct {
+  const char *text;
+  const char *p;
+  int depth;
+  GError **error;
+} Parser;
+
+/* fm-filter.c */
+Node *fm_filter_node_new (NodeKind kind);
+void fm_filter_node_free (Node *n);
+Node *fm_filter_fail_at (Parser *ps, const char *at, const char *format, ...) G_GNUC_PRINTF (3, 4);
+void fm_filter_skip_space (Parser *ps);
+char *fm_filter_parse_value (Parser *ps, gsize *len_out);
+
+/* fm-filter-compare.c */
+Node *fm_filter_parse_comparison (Parser *ps, Field field, gboolean numeric);
+gboolean fm_filter_has_upper (const char *s, gsize len, gboolean regex);
+Node *fm_filter_compile_regex (Parser *ps, const char *at, Node *n, const char *pattern, gsize len);
+
+/* fm-filter-match.c */
+gboolean fm_filter_glob_match (const char *pat, gsize pat_len, const char *s, gsize len);
+
+G_END_DECLS
