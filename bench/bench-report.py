@@ -96,6 +96,15 @@ def rows(values):
         ("cpu-per-event-us", "filemond CPU per event, full capture (us)", "", at_most(1.0)),
         ("dump-jsonl-s", "filemonctl dump --format=jsonl of the full ring (s)", "", at_most(2.0)),
         ("viewer-refilter-s", "viewer: slowest refilter of 1M rows (s)", "", at_most(0.5)),
+        ("viewer-live-offered-per-s", "viewer following a live capture: events/s offered", "", None),
+        ("viewer-live-events-per-s", "  events/s taken into the view", "", at_least(100_000)),
+        ("viewer-live-longest-frame-ms", "  longest frame interval (ms)", "", at_most(50)),
+        ("viewer-live-longest-frame-after-1s-ms", "  longest frame interval after the first second (ms)", "", None),
+        ("viewer-live-frames-over-50ms", "  frame intervals over 50 ms", "", None),
+        ("viewer-live-fps", "  frames/s", "", None),
+        ("viewer-live-painted-fps", "  frames/s that drew", "", None),
+        ("viewer-live-frame-cpu-ms", "  most main-thread CPU in one frame (ms)", "", None),
+        ("viewer-live-missed", "  events filemond took in that the view lacks", "", ("0", lambda m, vs: max(vs) == 0)),
     ]
     return out
 

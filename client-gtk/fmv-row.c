@@ -57,25 +57,56 @@ fmv_bytes_to_display (const char *bytes,
   return g_string_free (out, FALSE);
 }
 
+/* The time of day of second @sec, kept for the last second asked. The Time cells ask for
+ * every row they show, and g_date_time_new_from_unix_local() looks the local zone up again
+ * on each call (GLib 2.74 drops its cached zone whenever TZ is unset: a stat, a readlink
+ * and another stat); the rows on screen share a few seconds. In a full capture those calls
+ * were also the viewer's own events, a few thousand a second fed back into its list. */
+static const char *
+time_of_day (gint64 sec)
+{
+  static __thread gint64 cached_sec = G_MININT64;
+  static __thread char cached[16];
+
+  if (sec != cached_sec)
+    {
+      g_autoptr(GDateTime) dt = g_date_time_new_from_unix_local (sec);
+      g_autofree char *text = dt ? g_date_time_format (dt, "%H:%M:%S") : NULL;
+
+      if (text == NULL)
+        return NULL;
+      g_strlcpy (cached, text, sizeof cached);
+      cached_sec = sec;
+    }
+  return cached;
+}
+
 char *
 fmv_format_time (guint64  time_ns,
                  gboolean with_date)
 {
-  g_autoptr(GDateTime) dt = g_date_time_new_from_unix_local ((gint64) (time_ns / G_GUINT64_CONSTANT (1000000000)));
+  gint64 sec = (gint64) (time_ns / G_GUINT64_CONSTANT (1000000000));
+  g_autoptr(GDateTime) dt = NULL;
   g_autofree char *base = NULL;
+  g_autofree char *zone = NULL;
 
+  if (!with_date)
+    {
+      const char *tod = time_of_day (sec);
+
+      if (tod == NULL)
+        return g_strdup ("?");
+      return g_strdup_printf ("%s.%06" G_GUINT64_FORMAT, tod,
+                              (time_ns % G_GUINT64_CONSTANT (1000000000)) / 1000);
+    }
+
+  dt = g_date_time_new_from_unix_local (sec);
   if (dt == NULL)
     return g_strdup ("?");
-  base = g_date_time_format (dt, with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S");
-  if (with_date)
-    {
-      g_autofree char *zone = g_date_time_format (dt, "%z");
-
-      return g_strdup_printf ("%s.%09" G_GUINT64_FORMAT " %s", base,
-                              time_ns % G_GUINT64_CONSTANT (1000000000), zone);
-    }
-  return g_strdup_printf ("%s.%06" G_GUINT64_FORMAT, base,
-                          (time_ns % G_GUINT64_CONSTANT (1000000000)) / 1000);
+  base = g_date_time_format (dt, "%Y-%m-%d %H:%M:%S");
+  zone = g_date_time_format (dt, "%z");
+  return g_strdup_printf ("%s.%09" G_GUINT64_FORMAT " %s", base,
+                          time_ns % G_GUINT64_CONSTANT (1000000000), zone);
 }
 
 FmvStore *

@@ -70,6 +70,7 @@ struct _FmvWindow
   GtkWidget *list_view;       /* the column view's inner list, for scrolling */
   guint scroll_tick;
   guint follow_tick;
+  gboolean follow_scrolled;   /* the follow tick scrolled; it checks the result next frame */
   guint scroll_target;
   guint status_message_source;
 };

@@ -157,7 +157,10 @@ fmv_window_update_status (FmvWindow *self)
       g_autofree char *backend_text = NULL;
 
       gtk_label_set_label (self->dropped_label, dropped_text);
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->dropped_label), tooltip);
+      /* This runs at every list update of a live capture; setting a tooltip, even the same
+       * text, costs a tooltip query (a round trip to the X server, see fmv-window.c). */
+      if (g_strcmp0 (gtk_widget_get_tooltip_text (GTK_WIDGET (self->dropped_label)), tooltip) != 0)
+        gtk_widget_set_tooltip_text (GTK_WIDGET (self->dropped_label), tooltip);
       if (dropped + missed > 0)
         gtk_widget_add_css_class (GTK_WIDGET (self->dropped_label), "warning");
       else

@@ -5,29 +5,26 @@
 #include "config.h"
 
 #include "fmv-capture.h"
+#include "fmv-cells.h"
 #include "fmv-filter-term.h"
 #include "fmv-row.h"
 #include "fmv-window-private.h"
 
 G_DEFINE_FINAL_TYPE (FmvWindow, fmv_window, GTK_TYPE_APPLICATION_WINDOW)
 
-/* ---- cells ------------------------------------------------------------------------------ */
+/* ---- columns ---------------------------------------------------------------------------- */
 
-/* Closures of the cell templates (cell-*.ui): failed calls in red. */
-static char **
-fmv_cell_classes (GtkListItem *item,
-                  gboolean     failed)
+static void
+get_columns (FmvWindow           *self,
+             GtkColumnViewColumn *columns[FMV_N_COLUMNS])
 {
-  return failed ? g_strdupv ((char *[]) { "cell", "failed", NULL })
-                : g_strdupv ((char *[]) { "cell", NULL });
-}
-
-static char **
-fmv_cell_numeric_classes (GtkListItem *item,
-                          gboolean     failed)
-{
-  return failed ? g_strdupv ((char *[]) { "cell", "numeric", "failed", NULL })
-                : g_strdupv ((char *[]) { "cell", "numeric", NULL });
+  columns[FMV_COLUMN_TIME] = self->time_column;
+  columns[FMV_COLUMN_PROCESS] = self->process_column;
+  columns[FMV_COLUMN_PID] = self->pid_column;
+  columns[FMV_COLUMN_SYSCALL] = self->syscall_column;
+  columns[FMV_COLUMN_RESULT] = self->result_column;
+  columns[FMV_COLUMN_PATH] = self->path_column;
+  columns[FMV_COLUMN_DETAIL] = self->detail_column;
 }
 
 /* ---- info bar --------------------------------------------------------------------------- */
@@ -89,39 +86,61 @@ fmv_window_scroll_to (FmvWindow *self,
     self->scroll_tick = gtk_widget_add_tick_callback (self->list_view, scroll_tick_cb, self, NULL);
 }
 
-/* Following: whenever the list grows (the adjustment's upper bound moves), go to the
- * bottom, at the next frame: the list view is still configuring the adjustment when it
- * says it changed, and would take the value back. Scrolling away turns following off
- * (setup_follow_breakers). */
+/* Following: whenever rows are added, scroll to the newest at the next frame, before
+ * that frame lays the list out, with the list view's own scroll-to-item: its anchor
+ * becomes the last row, so the rows it lays out are the ones shown (and a window resize
+ * keeps the last row in place). Going to the bottom through the adjustment once the list
+ * had laid out the longer list (value = upper - page size) took two frames per update,
+ * and left the anchor at the middle row, below which GTK 4.8 keeps about 100 rows bound:
+ * every append bound that many new rows, thrown away by the scroll that followed. At
+ * 100 000 events/s that was 40-80 ms of the main loop per update here
+ * (bench/bench-viewer.sh).
+ *
+ * Rows the list has not laid out yet are 0 px high to it, so when the view was exactly at
+ * the bottom, scroll-to-item puts the top of the new last row at the bottom edge, out of
+ * sight: the frame after looks again and, if the view is not at the bottom, scrolls once
+ * more (the row is measured by then; that pass moves the view by a row, binding next to
+ * nothing). Scrolling away turns following off (setup_follow_breakers). */
+static gboolean
+at_bottom (FmvWindow *self)
+{
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
+
+  return gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment) >=
+         gtk_adjustment_get_upper (adjustment) - 1;
+}
+
 static gboolean
 follow_tick_cb (GtkWidget     *widget,
                 GdkFrameClock *clock,
                 gpointer       user_data)
 {
   FmvWindow *self = user_data;
-  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->list));
 
-  self->follow_tick = 0;
-  if (fmv_window_get_follow (self))
-    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) -
-                                          gtk_adjustment_get_page_size (adjustment));
-  return G_SOURCE_REMOVE;
+  /* The same wait as scroll_tick_cb's, for the same GTK 4.8 reason. */
+  if (!gtk_widget_get_mapped (self->list_view))
+    return G_SOURCE_CONTINUE;
+  if (!fmv_window_get_follow (self) || n == 0 || (self->follow_scrolled && at_bottom (self)))
+    {
+      self->follow_tick = 0;
+      self->follow_scrolled = FALSE;
+      return G_SOURCE_REMOVE;
+    }
+  gtk_widget_activate_action (self->list_view, "list.scroll-to-item", "u", n - 1);
+  self->follow_scrolled = TRUE;
+  return G_SOURCE_CONTINUE;
 }
 
 void
 fmv_window_follow_now (FmvWindow *self)
 {
+  if (self->list_view == NULL)
+    return;
+  /* New rows: whatever the last pass saw, scroll again. */
+  self->follow_scrolled = FALSE;
   if (self->follow_tick == 0)
-    self->follow_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self->column_view),
-                                                      follow_tick_cb, self, NULL);
-}
-
-static void
-vadjustment_changed_cb (GtkAdjustment *adjustment,
-                        FmvWindow     *self)
-{
-  if (fmv_window_get_follow (self))
-    fmv_window_follow_now (self);
+    self->follow_tick = gtk_widget_add_tick_callback (self->list_view, follow_tick_cb, self, NULL);
 }
 
 void
@@ -140,6 +159,9 @@ list_items_changed_cb (GListModel *model,
                        FmvWindow  *self)
 {
   fmv_window_update_status (self);
+  /* A refilter or resort (resetting) decides where to scroll in list_reset_cb. */
+  if (added > 0 && !self->resetting && fmv_window_get_follow (self))
+    fmv_window_follow_now (self);
 }
 
 static void
@@ -259,16 +281,9 @@ view_sorter_changed_cb (GtkSorter       *sorter,
 static void
 setup_sorting (FmvWindow *self)
 {
-  GtkColumnViewColumn *columns[FMV_N_COLUMNS] = {
-    [FMV_COLUMN_TIME] = self->time_column,
-    [FMV_COLUMN_PROCESS] = self->process_column,
-    [FMV_COLUMN_PID] = self->pid_column,
-    [FMV_COLUMN_SYSCALL] = self->syscall_column,
-    [FMV_COLUMN_RESULT] = self->result_column,
-    [FMV_COLUMN_PATH] = self->path_column,
-    [FMV_COLUMN_DETAIL] = self->detail_column,
-  };
+  GtkColumnViewColumn *columns[FMV_N_COLUMNS];
 
+  get_columns (self, columns);
   self->probe_a = g_object_new (G_TYPE_OBJECT, NULL);
   self->probe_b = g_object_new (G_TYPE_OBJECT, NULL);
   for (FmvColumn c = 0; c < FMV_N_COLUMNS; c++)
@@ -542,7 +557,7 @@ fmv_window_dispose (GObject *object)
     gtk_widget_remove_tick_callback (self->list_view, self->scroll_tick);
   self->scroll_tick = 0;
   if (self->follow_tick != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self->column_view), self->follow_tick);
+    gtk_widget_remove_tick_callback (self->list_view, self->follow_tick);
   self->follow_tick = 0;
   detach_live (self);
   if (self->list != NULL)
@@ -607,13 +622,13 @@ fmv_window_class_init (FmvWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, filter_stop_cb);
   gtk_widget_class_bind_template_callback (widget_class, detail_filter_requested_cb);
-  gtk_widget_class_bind_template_callback (widget_class, fmv_cell_classes);
-  gtk_widget_class_bind_template_callback (widget_class, fmv_cell_numeric_classes);
 }
 
 static void
 fmv_window_init (FmvWindow *self)
 {
+  GtkColumnViewColumn *columns[FMV_N_COLUMNS];
+
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->store = fmv_store_new ();
@@ -635,10 +650,10 @@ fmv_window_init (FmvWindow *self)
   g_signal_connect (self->list, "notify::busy", G_CALLBACK (busy_cb), self);
   g_signal_connect (self->selection, "notify::selected-item", G_CALLBACK (selected_item_cb), self);
 
+  get_columns (self, columns);
+  fmv_cells_set_factories (columns);
   setup_sorting (self);
   setup_follow_breakers (self);
-  g_signal_connect_object (gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view)),
-                           "changed", G_CALLBACK (vadjustment_changed_cb), self, 0);
   fmv_window_install_actions (self);
   gtk_search_entry_set_key_capture_widget (self->filter_entry, GTK_WIDGET (self->column_view));
 }

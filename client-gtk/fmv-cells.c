@@ -1,0 +1,110 @@
+/* fmv-cells.c: the cells of the event list's columns: a label per cell, filled from the
+ * row's properties, failed calls in red; see fmv-cells.h.
+ */
+#include "config.h"
+
+#include "fmv-cells.h"
+#include "fmv-row.h"
+
+/* Each column's cells are plain labels made and filled here (a GtkSignalListItemFactory),
+ * not .ui templates with property bindings: GTK 4.8's list view keeps ~200 rows bound
+ * around its anchor, so following a live capture rebinds ~200 rows x 7 cells at each
+ * update, and the bindings' expression watches (a notify handler connected on each row per
+ * cell, re-evaluated, then disconnected) took most of that frame. Failed calls get the
+ * "failed" class (red), toggled only when it changes, since any class change restyles the
+ * cell. */
+typedef struct {
+  const char *property;   /* the FmvRow property shown */
+  float xalign;
+  PangoEllipsizeMode ellipsize;
+  gboolean numeric;       /* tabular figures (style.css) */
+  gboolean tooltip;       /* the whole text on hover */
+} CellSpec;
+
+static const CellSpec cell_specs[FMV_N_COLUMNS] = {
+  [FMV_COLUMN_TIME] = { "time", 0, PANGO_ELLIPSIZE_NONE, TRUE, FALSE },
+  [FMV_COLUMN_PROCESS] = { "process", 0, PANGO_ELLIPSIZE_END, FALSE, FALSE },
+  [FMV_COLUMN_PID] = { "pid", 1, PANGO_ELLIPSIZE_NONE, TRUE, FALSE },
+  [FMV_COLUMN_SYSCALL] = { "syscall", 0, PANGO_ELLIPSIZE_NONE, FALSE, FALSE },
+  [FMV_COLUMN_RESULT] = { "result", 0, PANGO_ELLIPSIZE_NONE, FALSE, FALSE },
+  [FMV_COLUMN_PATH] = { "path", 0, PANGO_ELLIPSIZE_MIDDLE, FALSE, TRUE },
+  [FMV_COLUMN_DETAIL] = { "detail", 0, PANGO_ELLIPSIZE_END, FALSE, TRUE },
+};
+
+/* The tooltip is made when the pointer asks for it. Setting tooltip-text at every bind
+ * made GTK 4.8 query the tooltip each time, which asks the display where the pointer is:
+ * on X11 a round trip to the server per cell, which made every scroll to the newest rows
+ * of a live capture a frame of 100-400 ms under Xvfb (bench/bench-viewer.sh). */
+static gboolean
+cell_query_tooltip_cb (GtkWidget  *label,
+                       int         x,
+                       int         y,
+                       gboolean    keyboard_mode,
+                       GtkTooltip *tooltip,
+                       gpointer    user_data)
+{
+  const char *text = gtk_label_get_label (GTK_LABEL (label));
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+static void
+cell_setup_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *item,
+               gpointer                  user_data)
+{
+  const CellSpec *spec = user_data;
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), spec->xalign);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  gtk_label_set_ellipsize (GTK_LABEL (label), spec->ellipsize);
+  gtk_widget_add_css_class (label, "cell");
+  if (spec->numeric)
+    gtk_widget_add_css_class (label, "numeric");
+  if (spec->tooltip)
+    {
+      gtk_widget_set_has_tooltip (label, TRUE);
+      g_signal_connect (label, "query-tooltip", G_CALLBACK (cell_query_tooltip_cb), NULL);
+    }
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+cell_bind_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *item,
+              gpointer                  user_data)
+{
+  const CellSpec *spec = user_data;
+  FmvRow *row = gtk_list_item_get_item (item);
+  GtkWidget *label = gtk_list_item_get_child (item);
+  g_autofree char *text = NULL;
+  gboolean failed;
+
+  g_object_get (row, spec->property, &text, NULL);
+  gtk_label_set_label (GTK_LABEL (label), text);
+  failed = fmv_row_get_failed (row);
+  if (failed != gtk_widget_has_css_class (label, "failed"))
+    {
+      if (failed)
+        gtk_widget_add_css_class (label, "failed");
+      else
+        gtk_widget_remove_css_class (label, "failed");
+    }
+}
+
+void
+fmv_cells_set_factories (GtkColumnViewColumn *const columns[FMV_N_COLUMNS])
+{
+  for (FmvColumn c = 0; c < FMV_N_COLUMNS; c++)
+    {
+      g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+
+      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), (gpointer) &cell_specs[c]);
+      g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), (gpointer) &cell_specs[c]);
+      gtk_column_view_column_set_factory (columns[c], factory);
+    }
+}
