@@ -181,6 +181,15 @@ if [ -x "$build_dir/daemon/filemond" ] && [ -x "$build_dir/client-cli/filemonctl
 else
   note "filemond variants: filemond, filemonctl or the bench readers are not built in $build_dir; skipped"
 fi
+# the real viewer under Xvfb following a live capture of 110 000 events/s (bench-viewer.sh)
+have_viewer=0
+if [ ! -x "$build_dir/client-gtk/filemon-viewer" ] || [ ! -e "$build_dir/tests/gui/libfmv-frame-probe.so" ]; then
+  note "viewer live append: filemon-viewer is not built (it needs GTK 4); skipped"
+elif [ "$have_filemond" = 0 ] || ! { command -v Xvfb && command -v xdotool && command -v import; } >/dev/null; then
+  note "viewer live append: needs filemond and Xvfb, xdotool, import (apt-get install xvfb xdotool imagemagick); skipped"
+else
+  have_viewer=1
+fi
 
 # ---- rounds ------------------------------------------------------------------------------
 for ((round = 1; round <= rounds; round++)); do
@@ -233,9 +242,14 @@ for ((round = 1; round <= rounds; round++)); do
       -- "$source_dir/bench/bench-filemond.sh" "$round" "$raw" "$secs" "$load_cpu" > "$work/filemond-round.log" 2>&1 ||
       note "round $round: the filemond round failed: $(tail -n 5 "$work/filemond-round.log" | tr '\n' ' ')"
   fi
+  if [ "$have_viewer" = 1 ]; then
+    FILEMON_BUILD_DIR=$build_dir "$source_dir/tests/bus/with-bus.sh" --config "$source_dir/bench/bench.conf" \
+      -- "$source_dir/bench/bench-viewer.sh" "$round" "$raw" > "$work/viewer.log" 2>&1 ||
+      note "round $round: the viewer's live append run failed: $(tail -n 5 "$work/viewer.log" | tr '\n' ' ')"
+  fi
 done
 
-# ---- once: the viewer (refilter of 1M rows, live append), the synthetic ring + stream ------
+# ---- once: the viewer's refilter of 1M rows, the synthetic ring + stream throughput ------
 if [ -x "$build_dir/tests/gui/bench-model" ]; then
   echo "run-bench: the viewer's model with 1M rows" >&2
   if "$build_dir/tests/gui/bench-model" 1000000 > "$work/bench-model.txt" 2>&1; then
@@ -246,17 +260,6 @@ if [ -x "$build_dir/tests/gui/bench-model" ]; then
   fi
 else
   note "viewer refilter: tests/gui/bench-model is not built (the viewer needs GTK 4); skipped"
-fi
-# the real viewer under Xvfb following a live capture of 110 000 events/s (bench-viewer.sh)
-if [ ! -x "$build_dir/client-gtk/filemon-viewer" ] || [ ! -e "$build_dir/tests/gui/libfmv-frame-probe.so" ]; then
-  note "viewer live append: filemon-viewer is not built (it needs GTK 4); skipped"
-elif [ "$have_filemond" = 0 ] || ! { command -v Xvfb && command -v xdotool && command -v import; } >/dev/null; then
-  note "viewer live append: needs filemond and Xvfb, xdotool, import (apt-get install xvfb xdotool imagemagick); skipped"
-else
-  echo "run-bench: the viewer following a live capture" >&2
-  FILEMON_BUILD_DIR=$build_dir "$source_dir/tests/bus/with-bus.sh" --config "$source_dir/bench/bench.conf" \
-    -- "$source_dir/bench/bench-viewer.sh" 1 "$raw" > "$work/viewer.log" 2>&1 ||
-    note "the viewer's live append run failed: $(tail -n 5 "$work/viewer.log" | tr '\n' ' ')"
 fi
 if [ -x "$build_dir/tests/daemon/bench-ring-stream" ]; then
   echo "run-bench: the ring and one stream reader, in process" >&2
