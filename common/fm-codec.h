@@ -15,6 +15,20 @@ G_BEGIN_DECLS
 /* A floating (tttuuuuaysxayays) for one event. */
 GVariant *fm_event_to_variant (const FmEvent *event);
 
+/* Builds a batch, a(tttuuuuaysxayays), event by event. Children repeated from the
+ * previous event (the same pid, comm, path...) are shared rather than made again, also
+ * across batches: the builder keeps the last event's children. */
+typedef struct _FmBatchBuilder FmBatchBuilder;
+
+FmBatchBuilder *fm_batch_builder_new (void);
+void fm_batch_builder_free (FmBatchBuilder *self);
+void fm_batch_builder_add (FmBatchBuilder *self,
+                           const FmEvent  *event);
+/* A floating a(tttuuuuaysxayays) of the events added since the last call. */
+GVariant *fm_batch_builder_end (FmBatchBuilder *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmBatchBuilder, fm_batch_builder_free)
+
 /* A view of one batch element; strings point into @value, which must stay alive. An
  * unknown syscall name or a malformed element is FM_ERROR_PARSE. */
 gboolean fm_event_from_variant (GVariant *value,

@@ -31,6 +31,7 @@ struct _FmdSubscribers {
   guint early_id;
   guint64 wake_seq;          /* an early flush is worth it once next_seq reaches this */
 
+  FmBatchBuilder *batch_builder;
   /* the last batch built, reused while subscribers walk in step */
   GVariant *cached_batch;
   guint64 cached_first;
@@ -76,12 +77,9 @@ build_batch (FmdSubscribers *self,
              guint64         first,
              guint64         n)
 {
-  GVariantBuilder builder;
-
   if (self->cached_batch != NULL && self->cached_first == first && self->cached_n == n)
     return self->cached_batch;
 
-  g_variant_builder_init (&builder, FM_BATCH_VARIANT_TYPE);
   for (guint64 seq = first; seq < first + n; seq++)
     {
       const guint8 *data;
@@ -94,11 +92,11 @@ build_batch (FmdSubscribers *self,
       /* the daemon encoded it itself, so this cannot fail unless memory is corrupt */
       if (!fm_record_decode_event (data, len, &event, &error))
         g_error ("ring record %" G_GUINT64_FORMAT " is corrupt: %s", seq, error->message);
-      g_variant_builder_add_value (&builder, fm_event_to_variant (&event));
+      fm_batch_builder_add (self->batch_builder, &event);
     }
 
   g_clear_pointer (&self->cached_batch, g_variant_unref);
-  self->cached_batch = g_variant_ref_sink (g_variant_builder_end (&builder));
+  self->cached_batch = g_variant_ref_sink (fm_batch_builder_end (self->batch_builder));
   self->cached_first = first;
   self->cached_n = n;
   return self->cached_batch;
@@ -356,6 +354,7 @@ fmd_subscribers_new (GDBusConnection *connection,
   self->connection = g_object_ref (connection);
   self->ring = ring;
   self->queue_events = queue_events;
+  self->batch_builder = fm_batch_builder_new ();
   self->ring_watch = fmd_ring_add_watch (ring, ring_appended_cb, self);
   return self;
 }
@@ -385,6 +384,7 @@ fmd_subscribers_finalize (GObject *object)
   FmdSubscribers *self = FMD_SUBSCRIBERS (object);
 
   g_hash_table_unref (self->subscribers);
+  g_clear_pointer (&self->batch_builder, fm_batch_builder_free);
 
   G_OBJECT_CLASS (fmd_subscribers_parent_class)->finalize (object);
 }

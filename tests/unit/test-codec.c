@@ -169,6 +169,128 @@ test_batch (void)
   g_assert_cmpuint (i, ==, 100);
 }
 
+/* Events that repeat some fields of the one before and change others, with truncated
+ * views (no NUL at their length) and views holding a NUL among them: the batch builder
+ * shares children between events, also across batches, and each element must still be
+ * exactly what fm_event_to_variant makes of its event. */
+static void
+test_batch_builder_same_as_one_by_one (void)
+{
+  static const char truncated[] = "/etc/passwdXYZ";
+  static const char nul_inside[] = "/etc\0passwd";
+  static const char nul_inside_truncated[] = "/etc\0\0X";
+  static const char nul_inside_ended[] = "/etc\0\0";
+  g_autoptr(FmBatchBuilder) builder = fm_batch_builder_new ();
+  FmEvent events[12];
+  guint n = 0;
+
+  events[n++] = sample_event ();
+  events[n] = events[n - 1];                      /* all but seq and time repeated */
+  events[n].time_ns++;
+  n++;
+  events[n] = events[n - 1];                      /* another process, file and result */
+  events[n].pid = events[n].tid = 4242;
+  events[n].result = 3;
+  events[n].path = "/etc/shadow";
+  events[n].path_len = 11;
+  n++;
+  events[n] = events[n - 1];                      /* /etc/passwd as a truncated view */
+  events[n].path = truncated;
+  events[n].path_len = 11;
+  n++;
+  events[n] = sample_event ();                    /* and as a C string: the same child */
+  n++;
+  events[n] = events[n - 1];                      /* a NUL inside, the view ending with one */
+  events[n].path = nul_inside;
+  events[n].path_len = sizeof nul_inside - 1;
+  n++;
+  events[n] = events[n - 1];
+  n++;
+  events[n] = events[n - 1];                      /* what that child holds, as a C string */
+  events[n].path = "/etc";
+  events[n].path_len = 4;
+  n++;
+  events[n] = events[n - 1];                      /* a NUL inside a truncated view */
+  events[n].path = nul_inside_truncated;
+  events[n].path_len = 6;
+  n++;
+  events[n] = events[n - 1];                      /* the same bytes, ending with a NUL */
+  events[n].path = nul_inside_ended;
+  n++;
+  events[n] = events[n - 1];                      /* comm, syscall, detail, path2 change */
+  events[n].syscall_nr = 999;
+  fm_event_set_strings (&events[n], "bash", "/tmp/a", "/tmp/b", "O_WRONLY|O_CREAT, 0644");
+  n++;
+  events[n] = events[n - 1];
+  events[n].uid = 0;
+  events[n].comm_len = 2;                         /* "ba", truncated */
+  n++;
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (events));
+
+  for (guint round = 0; round < 2; round++)
+    {
+      g_autoptr(GVariant) batch = NULL;
+
+      for (guint k = 0; k < n; k++)
+        {
+          events[k].seq = round * n + k;
+          fm_batch_builder_add (builder, &events[k]);
+        }
+      batch = g_variant_ref_sink (fm_batch_builder_end (builder));
+      g_assert_true (g_variant_is_of_type (batch, FM_BATCH_VARIANT_TYPE));
+      g_assert_cmpuint (g_variant_n_children (batch), ==, n);
+      for (guint k = 0; k < n; k++)
+        {
+          g_autoptr(GVariant) got = g_variant_get_child_value (batch, k);
+          g_autoptr(GVariant) want = g_variant_ref_sink (fm_event_to_variant (&events[k]));
+
+          if (!g_variant_equal (got, want))
+            {
+              g_autofree char *got_text = g_variant_print (got, FALSE);
+              g_autofree char *want_text = g_variant_print (want, FALSE);
+
+              g_error ("element %u: got %s, want %s", k, got_text, want_text);
+            }
+        }
+    }
+  /* an empty batch is an empty array */
+  {
+    g_autoptr(GVariant) empty = g_variant_ref_sink (fm_batch_builder_end (builder));
+
+    g_assert_true (g_variant_is_of_type (empty, FM_BATCH_VARIANT_TYPE));
+    g_assert_cmpuint (g_variant_n_children (empty), ==, 0);
+  }
+}
+
+/* What the builder is for: a value the previous event had is that event's child, not a
+ * copy, while what changed is new. */
+static void
+test_batch_builder_shares_repeated_children (void)
+{
+  g_autoptr(FmBatchBuilder) builder = fm_batch_builder_new ();
+  g_autoptr(GVariant) batch = NULL;
+  g_autoptr(GVariant) first = NULL;
+  g_autoptr(GVariant) second = NULL;
+  FmEvent e = sample_event ();
+
+  fm_batch_builder_add (builder, &e);
+  e.seq++;
+  fm_batch_builder_add (builder, &e);
+  batch = g_variant_ref_sink (fm_batch_builder_end (builder));
+  first = g_variant_get_child_value (batch, 0);
+  second = g_variant_get_child_value (batch, 1);
+  for (guint i = 0; i < g_variant_n_children (first); i++)
+    {
+      g_autoptr(GVariant) a = g_variant_get_child_value (first, i);
+      g_autoptr(GVariant) b = g_variant_get_child_value (second, i);
+
+      if (i == 0)
+        g_assert_true (a != b);   /* seq */
+      else
+        g_assert_true (a == b);
+    }
+}
+
 /* ---- malformed elements ----------------------------------------------------------- */
 
 static GVariant *
@@ -413,6 +535,8 @@ main (int argc, char **argv)
   g_test_add_func ("/codec/round-trip/views-clamped-at-the-limits", test_round_trip_clamped_views);
   g_test_add_func ("/codec/syscall/unknown-number-travels-as-syscall-N", test_unknown_syscall_number);
   g_test_add_func ("/codec/batch/elements-in-order", test_batch);
+  g_test_add_func ("/codec/batch-builder/same-as-one-by-one", test_batch_builder_same_as_one_by_one);
+  g_test_add_func ("/codec/batch-builder/shares-repeated-children", test_batch_builder_shares_repeated_children);
   g_test_add_func ("/codec/malformed/hand-built-good-element-is-read", test_hand_built_good_element);
   g_test_add_func ("/codec/malformed/is-refused", test_malformed_refused);
   g_test_add_func ("/codec/malformed/random-bytes-never-crash", test_random_bytes);
