@@ -151,8 +151,8 @@ print("longest_frame_cpu_ms=%.1f" % (max(b[2] for a, b in pairs) / 1000))
 # the intake: from the last frame before the load's first rows showed to the last frame
 start = next((i for i in range(1, len(win)) if win[i][4] > win[0][4]), 1) - 1
 print("rows_per_s=%.0f" % ((win[-1][4] - win[start][4]) / ((win[-1][1] - win[start][1]) / 1e6)))
-# without the first second: GTK 4.8's list view creates its ~200 rows of cells when the
-# list first fills, once
+# without the first second, which holds the first fill (GTK 4.8's list view creates its
+# ~200 rows of cells then; fmv-event-list.c spreads them over frames)
 late = [(b[1] - a[1]) / 1000 for a, b in pairs if b[1] >= t0 + 1000000]
 print("longest_after_1s_ms=%.1f" % max(late or [0]))
 print("following=%.3f" % following)

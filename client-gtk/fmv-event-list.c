@@ -24,6 +24,20 @@
 #define UPDATE_INTERVAL_MS 40
 #define CANCEL_CHECK_ROWS 65536
 
+/* The ramp: while the list is shorter than RAMP_ROWS, a timed update adds at most
+ * RAMP_STEP rows. GTK 4.8's list view keeps a widget for each of the ~200 rows around its
+ * anchor (GTK_LIST_VIEW_MAX_LIST_ITEMS + 2 x GTK_LIST_VIEW_EXTRA_ITEMS), and a column view
+ * row is 15 widgets (the row, 7 cells, 7 labels), made, styled and measured when its row
+ * first exists. The first update of a live capture (or the first after Clear) brought
+ * thousands of rows and so all ~200 at once: about 100 ms of the main loop in the
+ * items-changed plus a 25 ms frame, one gap of 120-190 ms (bench/bench-viewer.sh). A step
+ * of RAMP_STEP rows costs a few ms of that, and the fill's frames look like the steady
+ * state's. Past ~200 rows an update makes no widgets (following the tail rebinds the ones
+ * there are), so the ramp stops there; what it holds back comes at the next updates, a few
+ * hundred ms in all, and fmv_event_list_update_now() still takes everything at once. */
+#define RAMP_ROWS 256
+#define RAMP_STEP 32
+
 struct _FmvEventList
 {
   GObject parent_instance;
@@ -150,11 +164,13 @@ n_shown (FmvEventList *self)
   return self->index ? self->index->len : self->n_seen;
 }
 
-/* Matches the store rows the list has not seen yet and puts them into the index. Returns
- * the first position that changed and sets the removed and added counts for items-changed; FALSE when
- * nothing changed. */
+/* Matches the store rows the list has not seen yet and puts them into the index, at most
+ * @limit of them (the rows after the last one taken stay unseen for the next call).
+ * Returns the first position that changed and sets the removed and added counts for
+ * items-changed; FALSE when nothing changed. */
 static gboolean
 take_new_rows (FmvEventList *self,
+               guint         limit,
                guint        *position,
                guint        *removed,
                guint        *added)
@@ -163,6 +179,7 @@ take_new_rows (FmvEventList *self,
   guint old_len = n_shown (self);
   g_autoptr(GArray) fresh = NULL;
   GArray *merged;
+  guint32 row;
 
   if (n_rows == self->n_seen)
     return FALSE;
@@ -171,13 +188,15 @@ take_new_rows (FmvEventList *self,
     {
       *position = self->n_seen;
       *removed = 0;
-      *added = n_rows - self->n_seen;
-      self->n_seen = n_rows;
+      *added = MIN (n_rows - self->n_seen, limit);
+      self->n_seen += *added;
       return TRUE;
     }
 
+  /* The limit counts rows taken, not rows looked at: a filter that matches few would
+   * otherwise fall behind the store. */
   fresh = g_array_new (FALSE, FALSE, sizeof (guint32));
-  for (guint32 row = self->n_seen; row < n_rows; row++)
+  for (row = self->n_seen; row < n_rows && fresh->len < limit; row++)
     {
       if (self->filter != NULL)
         {
@@ -189,7 +208,7 @@ take_new_rows (FmvEventList *self,
         }
       g_array_append_val (fresh, row);
     }
-  self->n_seen = n_rows;
+  self->n_seen = row;
   if (fresh->len == 0)
     return FALSE;
 
@@ -243,19 +262,26 @@ emit_changes (FmvEventList *self,
     g_signal_emit (self, signals[SIGNAL_RESET], 0, everything);
 }
 
-void
-fmv_event_list_update_now (FmvEventList *self)
+static void
+update (FmvEventList *self,
+        guint         limit)
 {
   guint position, removed, added;
-
-  g_return_if_fail (FMV_IS_EVENT_LIST (self));
 
   g_clear_handle_id (&self->update_source, g_source_remove);
   /* A running job takes the new rows in when it lands. */
   if (self->job_running)
     return;
-  if (take_new_rows (self, &position, &removed, &added))
+  if (take_new_rows (self, limit, &position, &removed, &added))
     emit_changes (self, position, removed, added, FALSE);
+}
+
+void
+fmv_event_list_update_now (FmvEventList *self)
+{
+  g_return_if_fail (FMV_IS_EVENT_LIST (self));
+
+  update (self, G_MAXUINT);
 }
 
 static gboolean
@@ -264,7 +290,10 @@ update_timeout_cb (gpointer data)
   FmvEventList *self = data;
 
   self->update_source = 0;
-  fmv_event_list_update_now (self);
+  update (self, n_shown (self) < RAMP_ROWS ? RAMP_STEP : G_MAXUINT);
+  /* What the ramp left for later (see RAMP_ROWS). */
+  if (!self->job_running && self->n_seen < fmv_store_get_n_rows (self->store))
+    fmv_event_list_queue_update (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -324,7 +353,7 @@ job_done_cb (GObject      *source,
   g_clear_pointer (&self->index, g_array_unref);
   self->index = index;
   self->n_seen = job->n_rows;
-  take_new_rows (self, &position, &removed, &added);
+  take_new_rows (self, G_MAXUINT, &position, &removed, &added);
 
   g_signal_emit (self, signals[SIGNAL_RESETTING], 0);
   items_changed (self, 0, old_len, self->index->len);

@@ -29,7 +29,8 @@ void fmv_event_list_set_store (FmvEventList *self,
 FmvStore *fmv_event_list_get_store (FmvEventList *self);
 
 /* Takes the rows appended to the store since the last call into the list. Cheap to call
- * often: the work happens at most every few tens of milliseconds, in one items-changed. */
+ * often: the work happens at most every few tens of milliseconds, in one items-changed;
+ * while the list is short, a few tens of rows at a time (the ramp, fmv-event-list.c). */
 void fmv_event_list_queue_update (FmvEventList *self);
 /* The same, at once (tests, measurements). */
 void fmv_event_list_update_now (FmvEventList *self);
