@@ -271,11 +271,13 @@ watch)
   # filters are chosen from the fixture's events so that each matches some, not all.
   "$py" "$source_dir/tests/cli/jsonl-filter.py" choose "$tmp/all.jsonl" > "$tmp/filters" \
     || not_ok "/watch/fixture-has-varied-events" "$(cat "$tmp/filters")"
-  # all watchers at once, each stopped with SIGINT after it had the time to replay
+  # all watchers at once, each stopped with SIGINT after it had the time to replay (5 s:
+  # under ASan and a loaded CI machine, seven of them starting at once took over 2 s to
+  # reach the point where SIGINT is theirs to handle)
   mapfile -t filters < "$tmp/filters"
   pids=()
   for i in "${!filters[@]}"; do
-    timeout --preserve-status -s INT 2 setpriv --reuid=64000 --regid=64000 --init-groups -- \
+    timeout --preserve-status -s INT 5 setpriv --reuid=64000 --regid=64000 --init-groups -- \
       "$ctl" watch --since=start --json "${filters[i]}" >"$tmp/w$i.jsonl" 2>"$tmp/w$i.err" </dev/null &
     pids+=($!)
   done

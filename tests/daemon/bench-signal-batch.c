@@ -147,9 +147,7 @@ run (Load *load, const char *stage, guint batches)
   for (guint b = 0; b < batches; b++)
     {
       if (g_str_equal (stage, "build"))
-        {
-          g_autoptr(GVariant) batch = build (builder, load, (guint64) b * BATCH);
-        }
+        g_variant_unref (build (builder, load, (guint64) b * BATCH));
       else if (g_str_equal (stage, "send"))
         {
           g_autoptr(GVariant) batch = build (builder, load, (guint64) b * BATCH);
