@@ -188,10 +188,11 @@ read_ring (FmdBpfBackend *self)
       fmd_backend_emit_failed (FMD_BACKEND (self), error);
       return FALSE;
     }
-  /* Records left after the budget: the ring will not wake the reader for them (the
-   * program wakes it when the backlog crosses the threshold, not while it stays above),
-   * and the tick alone drains 4096 records every 50 ms, 82 000 a second, while a full
-   * capture can offer 460 000: the backlog grew until the ring dropped. */
+  /* Records left after the budget: read them after the main loop's other sources rather
+   * than wait for the ring's next wake-up (the program wakes the reader only when the
+   * backlog crosses the threshold). Under a full capture of ~450 000 events/s, a daemon
+   * that waited was seen reading at its tick alone, 4096 records every 50 ms, while the
+   * ring dropped; why the ring's readiness stopped reaching the main loop is not known. */
   if (self->batch >= READ_BUDGET && self->state == STATE_RUNNING && self->more_id == 0)
     self->more_id = g_idle_add_full (G_PRIORITY_DEFAULT, read_more, self, NULL);
   return TRUE;

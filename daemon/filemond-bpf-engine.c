@@ -337,9 +337,9 @@ set_hints (__u64  *hint,
   memset (hint, 0, FMD_BPF_HINT_BITS / 8);
   for (guint i = 0; i < keys->len; i++)
     {
-      guint32 bit = g_array_index (keys, guint32, i) % FMD_BPF_HINT_BITS;
+      guint32 key = g_array_index (keys, guint32, i);
 
-      hint[bit / 64] |= 1ULL << (bit % 64);
+      hint[FMD_BPF_HINT_WORD (key)] |= FMD_BPF_HINT_BIT (key);
     }
 }
 

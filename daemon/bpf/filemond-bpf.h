@@ -107,7 +107,10 @@ enum {
 /* Processes the pid filter can hold, followed children included. */
 #define FMD_BPF_MAX_PIDS 16384
 /* Bits of the pid and uid filters' one-load pre-checks (pid_hint[], uid_hint[] in the
- * program's .bss). */
+ * program's .bss, set by the daemon and by the fork hook): @key's bit is
+ * FMD_BPF_HINT_BIT (key) of word FMD_BPF_HINT_WORD (key). */
 #define FMD_BPF_HINT_BITS 65536
+#define FMD_BPF_HINT_WORD(key) (((key) / 64) % (FMD_BPF_HINT_BITS / 64))
+#define FMD_BPF_HINT_BIT(key) (1ULL << ((key) % 64))
 #define FMD_BPF_MAX_UIDS 1024
 #define FMD_BPF_MAX_COMMS 1024

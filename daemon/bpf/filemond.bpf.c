@@ -408,7 +408,7 @@ static __always_inline int
 hinted (const __u64 *hint,
         __u32        key)
 {
-  return (hint[(key / 64) % (FMD_BPF_HINT_BITS / 64)] >> (key % 64)) & 1;
+  return (hint[FMD_BPF_HINT_WORD (key)] & FMD_BPF_HINT_BIT (key)) != 0;
 }
 
 /* Whether the filters want the current process: all of them when @exact, else only what
@@ -771,8 +771,7 @@ fmd_fork (struct bpf_raw_tracepoint_args *ctx)
       return 0;
     }
   /* set after the map entry: a set bit only sends the lookup to the map */
-  __sync_fetch_and_or (&pid_hint[(child_tgid / 64) % (FMD_BPF_HINT_BITS / 64)],
-                       1ULL << (child_tgid % 64));
+  __sync_fetch_and_or (&pid_hint[FMD_BPF_HINT_WORD (child_tgid)], FMD_BPF_HINT_BIT (child_tgid));
   return 0;
 }
 
