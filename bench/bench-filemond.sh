@@ -186,23 +186,27 @@ put dump-jsonl-events "$(kv events "$tmp/count")"
 put stream-replay-events-per-s "$(calc "$(kv events "$tmp/replay") / ($(kv t_last "$tmp/replay") - $(kv t_ready "$tmp/replay"))")"
 put stream-replay-lost "$(( $(kv missed "$tmp/replay") + $(kv seq_holes "$tmp/replay") ))"
 
-# ---- Events signals: at 165 000/s offered (1.1 x the goal), then as fast as it goes -------
+# ---- Events signals: at 165 000/s offered (1.1 x the goal), then as fast as it goes; one
+# subscriber receiving with sd-bus, one with GDBus (which decodes each record into a tree
+# of GVariants, see fm-bench-reader-sdbus.c), alternated ------------------------------------
 signals_run() {
-  local kind=$1 rpid
-  shift
+  local mode=$1 kind=$2 rpid
+  shift 2
   rm -f "$tmp/ready"
-  "$reader" --mode=signals --comm=fm-loadgen --idle=1 --timeout=60 --ready-file="$tmp/ready" > "$tmp/sig" &
+  "$reader" --mode="$mode" --comm=fm-loadgen --idle=1 --timeout=60 --ready-file="$tmp/ready" > "$tmp/sig" &
   rpid=$!
   for _ in $(seq 100); do [ -e "$tmp/ready" ] && break; sleep 0.02; done
   "${load[@]}" --op=open-missing --seconds=2 "$@" > "$tmp/lg"
   wait "$rpid"
-  put "signals-$kind-events-per-s" "$(calc "$(kv comm_events "$tmp/sig") / max(1e-9, $(kv t_comm_last "$tmp/sig") - $(kv t_comm_first "$tmp/sig"))")"
-  put "signals-$kind-lost" "$(( $(kv missed "$tmp/sig") + $(kv seq_holes "$tmp/sig") ))"
-  put "signals-$kind-offered-per-s" "$(awk '{ print $4 }' "$tmp/lg")"
+  put "$mode-$kind-events-per-s" "$(calc "$(kv comm_events "$tmp/sig") / max(1e-9, $(kv t_comm_last "$tmp/sig") - $(kv t_comm_first "$tmp/sig"))")"
+  put "$mode-$kind-lost" "$(( $(kv missed "$tmp/sig") + $(kv seq_holes "$tmp/sig") ))"
+  put "$mode-$kind-offered-per-s" "$(awk '{ print $4 }' "$tmp/lg")"
 }
 start_capture
-signals_run paced --rate=165000
-signals_run max
+for mode in signals-sd-bus signals; do
+  signals_run "$mode" paced --rate=165000
+  signals_run "$mode" max
+done
 stop_capture
 
 # ---- kernel filter: the capture is for another process ---------------------------------

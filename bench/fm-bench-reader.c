@@ -1,9 +1,10 @@
 /* fm-bench-reader.c: one reader of filemond for the benchmark, through OpenStream (the
- * binary stream, decoded with common's FmStreamDecoder) or through Events signals, that
- * counts what it receives and when: events per second one reader gets, time to the first
- * event after Start, and loss (gap records, Dropped signals, holes in the sequence).
+ * binary stream, decoded with common's FmStreamDecoder) or through Events signals (received
+ * with GDBus, or with sd-bus: fm-bench-reader-sdbus.c), that counts what it receives and
+ * when: events per second one reader gets, time to the first event after Start, and loss
+ * (gap records, Dropped signals, holes in the sequence).
  *
- *   fm-bench-reader --mode=stream|signals [--since=SEQ] [--count=N] [--comm=NAME]
+ *   fm-bench-reader --mode=stream|signals|signals-sd-bus [--since=SEQ] [--count=N] [--comm=NAME]
  *                   [--idle=S] [--timeout=S] [--ready-file=F]
  *
  * Ends after N events (received plus missed), after S seconds without data once something
@@ -26,30 +27,18 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fm-bench-reader.h"
 #include "fm-stream.h"
 
-#define BUS_NAME "org.filemond.Filemond1"
-#define OBJECT_PATH "/org/filemond/Filemond1"
-#define INTERFACE "org.filemond.Filemond1"
+volatile sig_atomic_t stop_requested;
 
-typedef struct {
-  guint64 events, comm_events, missed, dropped, holes, last_seq;
-  const char *comm;       /* NULL: count all events as the load's */
-  guint64 count;          /* stop after this many received + missed; 0 = no limit */
-  double t_ready, t_first, t_last, t_comm_first, t_comm_last;
-  gint64 last_data_us;    /* monotonic, of the load's events when comm is set */
-  GMainLoop *loop;
-} Reader;
-
-static volatile sig_atomic_t stop_requested;
-
-static double
+double
 now_real (void)
 {
   return g_get_real_time () / 1e6;
 }
 
-static void
+void
 seen_seq (Reader *r, guint64 seq, const char *comm)
 {
   double t = now_real ();
@@ -75,6 +64,15 @@ static gboolean
 reached_count (Reader *r)
 {
   return r->count != 0 && r->events + r->missed >= r->count;
+}
+
+gboolean
+reader_done (Reader *r, gint64 start_us, double idle, double timeout)
+{
+  gint64 t = g_get_monotonic_time ();
+
+  return stop_requested || reached_count (r) || (timeout > 0 && t - start_us > timeout * 1e6) ||
+         (r->comm_events > 0 && t - r->last_data_us > idle * 1e6);
 }
 
 static gboolean
@@ -115,17 +113,12 @@ read_stream (Reader *r, int fd, double idle, double timeout, GError **error)
   g_autofree guint8 *buf = g_malloc (1 << 20);
   gint64 start = g_get_monotonic_time ();
 
-  while (!stop_requested && !reached_count (r))
+  while (!reader_done (r, start, idle, timeout))
     {
       struct pollfd pfd = { fd, POLLIN, 0 };
-      gint64 t = g_get_monotonic_time ();
       ssize_t n;
       int ready;
 
-      if (timeout > 0 && t - start > timeout * 1e6)
-        break;
-      if (r->comm_events > 0 && t - r->last_data_us > idle * 1e6)
-        break;
       ready = poll (&pfd, 1, 100);
       if (ready < 0 && errno != EINTR)
         return g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno), "poll: %s",
@@ -195,12 +188,20 @@ static gboolean
 on_tick (gpointer user_data)
 {
   Ticker *k = user_data;
-  gint64 t = g_get_monotonic_time ();
 
-  if (stop_requested || (k->timeout > 0 && t - k->start > k->timeout * 1e6) ||
-      (k->r->comm_events > 0 && t - k->r->last_data_us > k->idle * 1e6))
+  if (reader_done (k->r, k->start, k->idle, k->timeout))
     g_main_loop_quit (k->r->loop);
   return G_SOURCE_CONTINUE;
+}
+
+static void
+print_counts (const Reader *r)
+{
+  printf ("events=%" G_GUINT64_FORMAT "\ncomm_events=%" G_GUINT64_FORMAT "\nmissed=%" G_GUINT64_FORMAT
+          "\ndropped=%" G_GUINT64_FORMAT "\nseq_holes=%" G_GUINT64_FORMAT
+          "\nt_ready=%.6f\nt_first=%.6f\nt_last=%.6f\nt_comm_first=%.6f\nt_comm_last=%.6f\n",
+          r->events, r->comm_events, r->missed, r->dropped, r->holes, r->t_ready, r->t_first, r->t_last,
+          r->t_comm_first, r->t_comm_last);
 }
 
 int
@@ -230,9 +231,11 @@ main (int argc, char **argv)
 
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error) ||
-      (g_strcmp0 (mode, "stream") != 0 && g_strcmp0 (mode, "signals") != 0))
+      (g_strcmp0 (mode, "stream") != 0 && g_strcmp0 (mode, "signals") != 0 &&
+       g_strcmp0 (mode, "signals-sd-bus") != 0))
     {
-      g_printerr ("fm-bench-reader: %s\n", error ? error->message : "--mode=stream|signals");
+      g_printerr ("fm-bench-reader: %s\n",
+                  error ? error->message : "--mode=stream|signals|signals-sd-bus");
       return 2;
     }
   r.comm = comm;
@@ -241,6 +244,17 @@ main (int argc, char **argv)
   sa.sa_handler = on_stop_signal;   /* no SA_RESTART: poll returns at once */
   if (sigaction (SIGTERM, &sa, NULL) != 0 || sigaction (SIGINT, &sa, NULL) != 0)
     g_error ("sigaction: %s", g_strerror (errno));
+
+  if (g_strcmp0 (mode, "signals-sd-bus") == 0)
+    {
+      if (!read_signals_sd_bus (&r, idle, timeout, ready_file, &error))
+        {
+          g_printerr ("fm-bench-reader: %s\n", error->message);
+          return 1;
+        }
+      print_counts (&r);
+      return 0;
+    }
 
   bus = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, &error);
   if (bus == NULL)
@@ -318,10 +332,6 @@ main (int argc, char **argv)
       g_source_remove (tick_id);
     }
 
-  printf ("events=%" G_GUINT64_FORMAT "\ncomm_events=%" G_GUINT64_FORMAT "\nmissed=%" G_GUINT64_FORMAT
-          "\ndropped=%" G_GUINT64_FORMAT "\nseq_holes=%" G_GUINT64_FORMAT
-          "\nt_ready=%.6f\nt_first=%.6f\nt_last=%.6f\nt_comm_first=%.6f\nt_comm_last=%.6f\n",
-          r.events, r.comm_events, r.missed, r.dropped, r.holes, r.t_ready, r.t_first, r.t_last,
-          r.t_comm_first, r.t_comm_last);
+  print_counts (&r);
   return 0;
 }
