@@ -11,8 +11,7 @@
 #include <systemd/sd-bus.h>
 
 #include "fm-bench-reader.h"
-
-#define RECORD "tttuuuuaysxayays"
+#include "fm-codec.h"
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sd_bus, sd_bus_flush_close_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (sd_bus_message, sd_bus_message_unref)
@@ -27,16 +26,22 @@ set_error (GError **error, int r, const char *what)
   return r;
 }
 
-/* One Events batch: each record's seq (field 0) and comm (field 7), what a script reads. */
+/* One Events batch: each record's seq (field 0) and comm (field 7), what a script reads.
+ * The batch's type is checked against fm-codec.h's, so that the reads below, which
+ * follow it field by field, fail rather than misread if it ever changes. */
 static int
 read_events (Reader *r, sd_bus_message *m)
 {
+  /* a record's fields: its struct type without the parentheses */
+  char fields[sizeof FM_EVENT_VARIANT_TYPE_STRING - 2];
   int k;
 
-  k = sd_bus_message_enter_container (m, SD_BUS_TYPE_ARRAY, "(" RECORD ")");
+  memcpy (fields, FM_EVENT_VARIANT_TYPE_STRING + 1, sizeof fields - 1);
+  fields[sizeof fields - 1] = '\0';
+  k = sd_bus_message_enter_container (m, SD_BUS_TYPE_ARRAY, FM_EVENT_VARIANT_TYPE_STRING);
   if (k < 0)
     return k;
-  while ((k = sd_bus_message_enter_container (m, SD_BUS_TYPE_STRUCT, RECORD)) > 0)
+  while ((k = sd_bus_message_enter_container (m, SD_BUS_TYPE_STRUCT, fields)) > 0)
     {
       uint64_t seq, time_ns, duration_ns;
       uint32_t u[4];
