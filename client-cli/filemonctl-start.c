@@ -1,11 +1,14 @@
 /* filemonctl-start.c: `filemonctl start [OPTIONS]`: checks the options here, with
- * messages that name the option, then calls Start (the daemon checks them again). */
+ * messages that name the option, then calls Start (the daemon checks them again) and
+ * waits until the capture runs. */
 #include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "filemonctl-common.h"
+#include "fm-names.h"
 #include "fm-syscalls.h"
 
 /* Each value of a repeatable option may itself be a comma-separated list. */
@@ -48,12 +51,127 @@ print_syscalls (void)
     printf ("%s\n", all[i].name);
 }
 
+/* --- waiting for the capture ------------------------------------------------------------
+ * Start returns once the backend was launched; the capture runs when State says so: a few
+ * ms for bpf, seconds for SystemTap, which compiles its probes first. Waiting makes
+ * `filemonctl start && command` capture all of the command, and a start that fails an
+ * exit status with the reason. State is read from the daemon each time (a cached value
+ * can be the last capture's); PropertiesChanged only tells that the capture ran when it
+ * ended before a read saw it running. */
+
+#define WAIT_POLL_MS 50
+#define WAIT_ANNOUNCE_MS 1000
+
+typedef struct {
+  FmFilemond1 *proxy;
+  GMainLoop *loop;
+  gint64 started_us;
+  gboolean saw_running, announced;
+  char *state;        /* the last one read */
+  GError *error;      /* reading it failed */
+} StartWait;
+
+static char *
+read_property (FmFilemond1 *proxy, const char *name, GError **error)
+{
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) value = NULL;
+
+  reply = g_dbus_connection_call_sync (g_dbus_proxy_get_connection (G_DBUS_PROXY (proxy)),
+                                       FM_BUS_NAME, FM_OBJECT_PATH,
+                                       "org.freedesktop.DBus.Properties", "Get",
+                                       g_variant_new ("(ss)", FM_INTERFACE, name),
+                                       G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NONE, -1,
+                                       NULL, error);
+  if (reply == NULL)
+    return NULL;
+  g_variant_get (reply, "(v)", &value);
+  if (!g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "filemond's %s is a '%s', not a string", name, g_variant_get_type_string (value));
+      return NULL;
+    }
+  return g_variant_dup_string (value, NULL);
+}
+
+static gboolean
+on_wait_poll (gpointer user_data)
+{
+  StartWait *w = user_data;
+
+  g_free (w->state);
+  w->state = read_property (w->proxy, "State", &w->error);
+  if (w->state == NULL || !g_str_equal (w->state, "starting"))
+    {
+      g_main_loop_quit (w->loop);
+      return G_SOURCE_REMOVE;
+    }
+  if (!w->announced && isatty (STDERR_FILENO) &&
+      g_get_monotonic_time () - w->started_us > WAIT_ANNOUNCE_MS * 1000)
+    {
+      g_autofree char *backend = read_property (w->proxy, "Backend", NULL);
+
+      g_printerr ("filemonctl: start: waiting for the %s capture to run...\n",
+                  backend != NULL ? backend : "new");
+      w->announced = TRUE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+on_state_changed (FmFilemond1 *proxy, GParamSpec *pspec, gpointer user_data)
+{
+  StartWait *w = user_data;
+
+  if (g_strcmp0 (fm_filemond1_get_state (proxy), "running") == 0)
+    w->saw_running = TRUE;
+}
+
+/* Waits until the capture Start launched runs (FMCTL_EXIT_OK), or says why it does not. */
+static int
+wait_until_running (FmFilemond1 *proxy, StartWait *w)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autofree char *last_error = NULL;
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  w->loop = loop;
+  w->started_us = g_get_monotonic_time ();
+  if (on_wait_poll (w) == G_SOURCE_CONTINUE)
+    {
+      g_timeout_add (WAIT_POLL_MS, on_wait_poll, w);
+      g_main_loop_run (loop);
+    }
+  if (w->state == NULL)
+    {
+      g_prefix_error (&w->error, "the capture was started, but its state cannot be read: ");
+      status = fmctl_error_exit ("start", w->error);
+      g_clear_error (&w->error);
+      return status;
+    }
+  if (g_str_equal (w->state, "running") || w->saw_running)
+    return FMCTL_EXIT_OK;
+
+  last_error = read_property (proxy, "LastError", &error);
+  if (last_error != NULL && last_error[0] != '\0')
+    {
+      g_autofree char *escaped = fmctl_escape_control (last_error);
+
+      g_printerr ("filemonctl: start: the capture did not run: %s\n", escaped);
+    }
+  else
+    g_printerr ("filemonctl: start: the capture did not run (state %s)\n", w->state);
+  return FMCTL_EXIT_ERROR;
+}
+
 int
 fmctl_cmd_start (int argc, char **argv)
 {
   g_autofree char *backend = NULL;
   g_auto(GStrv) syscalls = NULL, pids = NULL, uids = NULL, comms = NULL, prefixes = NULL;
-  gboolean follow_children = FALSE, failed_only = FALSE;
+  gboolean follow_children = FALSE, failed_only = FALSE, no_wait = FALSE;
   const GOptionEntry entries[] = {
     { "backend", 0, 0, G_OPTION_ARG_STRING, &backend,
       "Capture with this backend: auto (default), stap or bpf", "NAME" },
@@ -71,6 +189,8 @@ fmctl_cmd_start (int argc, char **argv)
       "Capture only calls that failed", NULL },
     { "path-prefix", 0, 0, G_OPTION_ARG_STRING_ARRAY, &prefixes,
       "Capture only calls on paths under this absolute path (repeatable)", "PATH" },
+    { "no-wait", 0, 0, G_OPTION_ARG_NONE, &no_wait,
+      "Return once the backend was launched, without waiting for the capture to run", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
@@ -80,9 +200,12 @@ fmctl_cmd_start (int argc, char **argv)
   g_autoptr(FmFilemond1) proxy = NULL;
   g_autoptr(GVariant) reply = NULL;
   g_autoptr(GError) error = NULL;
+  StartWait wait = { 0 };
+  gulong state_handler;
+  int status;
 
-  g_option_context_set_summary (context, "Starts a capture. Without options, every file "
-                                "syscall of every process is captured.");
+  g_option_context_set_summary (context, "Starts a capture and waits until it runs. Without "
+                                "options, every file syscall of every process is captured.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!fmctl_parse_options (context, "start", &argc, &argv))
     return FMCTL_EXIT_USAGE;
@@ -226,9 +349,18 @@ fmctl_cmd_start (int argc, char **argv)
   proxy = fmctl_connect (&error);
   if (proxy == NULL)
     return fmctl_error_exit ("start", error);
+  /* connected before the call, so that no change of State after it is missed */
+  state_handler = g_signal_connect (proxy, "notify::state", G_CALLBACK (on_state_changed), &wait);
+  wait.proxy = proxy;
   reply = fmctl_call (proxy, "Start", g_variant_new ("(a{sv})", &options), G_VARIANT_TYPE_UNIT,
                       NULL, NULL, &error);
   if (reply == NULL)
-    return fmctl_error_exit ("start", error);
-  return FMCTL_EXIT_OK;
+    status = fmctl_error_exit ("start", error);
+  else if (no_wait)
+    status = FMCTL_EXIT_OK;
+  else
+    status = wait_until_running (proxy, &wait);
+  g_signal_handler_disconnect (proxy, state_handler);
+  g_free (wait.state);
+  return status;
 }

@@ -38,21 +38,10 @@ check "fm-hook-floor says when a command does not exist" \
   bash -c "'$bench/fm-hook-floor' '$tmp/none' 2>/dev/null; [ \$? = 127 ]"
 
 # ---- the readers, against a capture of the load alone --------------------------------------
-# Start returns once the backend was launched; the programs are attached when State says
-# running (doc/dbus-api.md)
-running() {
-  local i
-  for ((i = 0; i < 250; i++)); do
-    "${ctl[@]}" status | grep -q '^State: *running' && return 0
-    sleep 0.02
-  done
-  "${ctl[@]}" status | sed 's/^/# /'
-  return 1
-}
 mkdir "$tmp/load"
 check "a bpf capture of the load's directory starts" \
   "${ctl[@]}" start --backend=bpf --syscalls=openat --path-prefix="$tmp/load"
-check "the capture runs" running
+check "the capture runs when start returns" bash -c "'${ctl[0]}' status | grep -q '^State: *running'"
 
 # read_with MODE: one fm-bench-reader while a paced load makes $calls failed opens
 read_with() {

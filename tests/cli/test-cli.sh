@@ -226,6 +226,21 @@ control)
   grep -q "pids=\[uint32 1, 2\]\|pids=\[1, 2\]" "$tmp/out" && grep -q "uids=\[uint32 0, 64000\]\|uids=\[0, 64000\]" "$tmp/out" \
     && ok "/control/options-reach-the-daemon" || not_ok "/control/options-reach-the-daemon" "$(cat "$tmp/out")"
   expect_exit "/control/stop-again" 0 fmtest stop
+  # a capture whose backend dies before it runs: start says why, unless told not to wait
+  use_fixture missing
+  expect_exit "/control/start-that-fails-exits-1" 1 fmtest start --backend=stap
+  grep -q "did not run: .*cannot read the fixture" "$tmp/err" && [ "$(wc -l < "$tmp/err")" = 1 ] \
+    && ok "/control/start-that-fails-says-why" || not_ok "/control/start-that-fails-says-why" "$(cat "$tmp/err")"
+  expect_exit "/control/start-no-wait-returns-at-launch" 0 fmtest start --backend=stap --no-wait
+  for _ in $(seq 50); do
+    [ "$(status_field State)" = failed ] && break
+    sleep 0.1
+  done
+  use_fixture normal
+  expect_exit "/control/start-after-a-failed-one" 0 fmtest start --backend=stap
+  [ "$(status_field State)" = running ] && ok "/control/start-returns-when-running" \
+    || not_ok "/control/start-returns-when-running" "$("$ctl" status 2>&1)"
+  expect_exit "/control/stop-at-last" 0 fmtest stop
   finish
   ;;
 
