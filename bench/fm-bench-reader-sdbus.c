@@ -36,7 +36,7 @@ read_events (Reader *r, sd_bus_message *m)
   char fields[sizeof FM_EVENT_VARIANT_TYPE_STRING - 2];
   int k;
 
-  memcpy (fields, FM_EVENT_VARIANT_TYPE_STRING + 1, sizeof fields - 1);
+  memcpy (fields, &FM_EVENT_VARIANT_TYPE_STRING[1], sizeof fields - 1);
   fields[sizeof fields - 1] = '\0';
   k = sd_bus_message_enter_container (m, SD_BUS_TYPE_ARRAY, FM_EVENT_VARIANT_TYPE_STRING);
   if (k < 0)
