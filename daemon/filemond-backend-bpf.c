@@ -9,8 +9,9 @@
  * programs (a few ms), gives the engine back to the cache and reports stopped (see
  * filemond-bpf-engine.h).
  *
- * Reading: the program wakes the reader only when the backlog crosses an eighth of the ring
- * buffer; a 50 ms timer reads whatever stays below that. Each dispatch reads at most
+ * Reading: the program wakes the reader when the backlog reaches an eighth of the ring
+ * buffer, once per read (the engine re-arms it after each); a 50 ms timer reads whatever
+ * stays below that. Each dispatch reads at most
  * READ_BUDGET records so that D-Bus keeps being served under a storm, and a dispatch that
  * used its budget up comes back at once after the main loop's other sources (read_more).
  */
@@ -189,10 +190,8 @@ read_ring (FmdBpfBackend *self)
       return FALSE;
     }
   /* Records left after the budget: read them after the main loop's other sources rather
-   * than wait for the ring's next wake-up (the program wakes the reader only when the
-   * backlog crosses the threshold). Under a full capture of ~450 000 events/s, a daemon
-   * that waited was seen reading at its tick alone, 4096 records every 50 ms, while the
-   * ring dropped; why the ring's readiness stopped reaching the main loop is not known. */
+   * than wait for a wake-up, which comes only with a new record at the threshold (none
+   * comes once the load stopped), else for the tick and its budget. */
   if (self->batch >= READ_BUDGET && self->state == STATE_RUNNING && self->more_id == 0)
     self->more_id = g_idle_add_full (G_PRIORITY_DEFAULT, read_more, self, NULL);
   return TRUE;

@@ -409,6 +409,8 @@ fmd_bpf_engine_configure (FmdBpfEngine      *self,
   settings->filter_uids = options->uids->len > 0;
   settings->filter_comms = n_comms > 0;
   settings->failed_only = options->failed_only;
+  /* a cached engine may come back with its last wake-up not yet read */
+  self->skel->bss->reader_woken = 0;
   __atomic_store_n (&settings->generation, generation, __ATOMIC_SEQ_CST);
   return TRUE;
 }
@@ -455,6 +457,9 @@ fmd_bpf_engine_consume (FmdBpfEngine *self)
 
   self->consumed = 0;
   ret = ring_buffer__consume (self->ring);
+  /* after the read, so that a record that arrived during it with the backlog still at the
+   * threshold wakes the reader again (filemond.bpf.c, reader_woken) */
+  __atomic_store_n (&self->skel->bss->reader_woken, 0, __ATOMIC_RELEASE);
   if (ret < 0 && ret != -ECANCELED)
     {
       errno = -ret;

@@ -58,8 +58,11 @@ extern void *bpf_rdonly_cast (const void *obj, __u32 btf_id) __ksym;
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Set before load: wake the reader when the backlog crosses this many bytes. */
+/* Set before load: wake the reader when the backlog reaches this many bytes. */
 const volatile __u64 wakeup_bytes = 1 << 20;
+/* Set by the record that woke the reader, cleared by the reader after each read: one
+ * wake-up per read while the backlog stays at or above wakeup_bytes. */
+__u32 reader_woken;
 
 struct fmd_bpf_settings settings;
 struct fmd_bpf_syscall fmd_syscalls[FMD_BPF_MAX_NR];
@@ -736,12 +739,20 @@ fmd_exit (__u64 *ctx)
   if (size > sizeof (struct scratch))
     size = sizeof (struct scratch);
 
-  /* Wake the reader only when this record makes the backlog cross the threshold: waking
-   * whenever it is above would wake on every record while the reader lags. The reader's
-   * timer picks up what stays below. */
+  /* Wake the reader when the backlog reaches the threshold, once per read of the reader
+   * (waking on every record while it lags would cost a wake-up each; the reader's timer
+   * picks up what stays below). A wake-up only on the record that crosses the threshold
+   * was lost when two CPUs crossed it together, each measuring the backlog before the
+   * other's record: the backlog then stayed above, no record crossed again, and the
+   * reader was left to its timer while the ring filled and dropped. Two CPUs that both
+   * see the flag clear both wake it, which is harmless. */
   avail = bpf_ringbuf_query (&events, BPF_RB_AVAIL_DATA);
-  flags = (avail < wakeup_bytes && avail + size >= wakeup_bytes) ? BPF_RB_FORCE_WAKEUP
-                                                                : BPF_RB_NO_WAKEUP;
+  flags = BPF_RB_NO_WAKEUP;
+  if (avail + size >= wakeup_bytes && !reader_woken)
+    {
+      reader_woken = 1;
+      flags = BPF_RB_FORCE_WAKEUP;
+    }
   if (bpf_ringbuf_output (&events, rec, size, flags) != 0)
     count_drop (FMD_BPF_DROP_RINGBUF);
   return 0;

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -16,6 +17,7 @@
 #include "fm-syscalls.h"
 #include "bpf/filemond-bpf.h"
 #include "filemond-backend-bpf.h"
+#include "filemond-bpf-engine.h"
 #include "kernel-capture.h"
 
 #define NOBODY 65534
@@ -389,6 +391,95 @@ test_backlog_drains_at_once (void)
   g_assert_cmpuint (in_window, >=, 60000);
 }
 
+/* The program wakes the reader once per read of the reader while the backlog stays at the
+ * threshold (1/8 of the ring): not only with the record that crosses it, a wake-up two
+ * CPUs crossing together both missed (the reader then read at its timer alone while the
+ * ring filled and dropped), and not with every record. An edge-triggered epoll around the
+ * engine's poll fd reports each wake-up once. */
+#define WAKE_RING (1024 * 1024)
+#define WAKE_COMM "fmtest-wake"
+
+static gboolean
+take_few (const void *data,
+          gsize       len,
+          gpointer    user_data)
+{
+  guint *left = user_data;
+
+  return --*left > 0;
+}
+
+static int
+wake_ups (int epfd,
+          int timeout_ms)
+{
+  struct epoll_event ev;
+  int n;
+
+  do
+    n = epoll_wait (epfd, &ev, 1, timeout_ms);
+  while (n < 0 && errno == EINTR);
+  g_assert_cmpint (n, >=, 0);
+  return n;
+}
+
+static void
+failed_opens (int n)
+{
+  OpenLoop loop = { WAKE_COMM, 0, n, 0 };
+  KcChild child;
+  int status;
+
+  kc_child_spawn (&child, open_loop, &loop);
+  kc_child_go (&child);
+  g_assert_cmpint (waitpid (child.pid, &status, 0), ==, child.pid);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+}
+
+static void
+test_wakes_once_per_read (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FmdOptions) options = kc_options (only_openat, NULL);
+  const char *comms[] = { WAKE_COMM, NULL };
+  struct epoll_event ev = { .events = EPOLLIN | EPOLLET };
+  FmdBpfEngine *engine;
+  guint left;
+  int epfd;
+
+  engine = fmd_bpf_engine_load (WAKE_RING, &error);
+  g_assert_no_error (error);
+  g_assert_true (fmd_bpf_engine_attach (engine, &error));
+  g_strfreev (options->comms);
+  options->comms = g_strdupv ((GStrv) comms);
+  g_assert_true (fmd_bpf_engine_configure (engine, options, 1, &error));
+  fmd_bpf_engine_set_consumer (engine, take_few, &left);
+  epfd = epoll_create1 (EPOLL_CLOEXEC);
+  g_assert_cmpint (epfd, >=, 0);
+  g_assert_cmpint (epoll_ctl (epfd, EPOLL_CTL_ADD, fmd_bpf_engine_get_poll_fd (engine), &ev), ==, 0);
+  fmd_bpf_engine_set_enabled (engine, TRUE);
+
+  /* ~300 KiB of records: past the 128 KiB threshold, well inside the ring */
+  failed_opens (1500);
+  g_assert_cmpint (wake_ups (epfd, 2000), ==, 1);
+
+  /* a read that leaves the backlog above the threshold: the next record wakes again */
+  left = 10;
+  g_assert_cmpint (fmd_bpf_engine_consume (engine), ==, 10);
+  (void) wake_ups (epfd, 0);
+  failed_opens (1);
+  g_assert_cmpint (wake_ups (epfd, 2000), ==, 1);
+
+  /* without a read in between, more records do not */
+  failed_opens (20);
+  g_assert_cmpint (wake_ups (epfd, 300), ==, 0);
+  g_assert_cmpuint (fmd_bpf_engine_read_drops (engine), ==, 0);
+
+  fmd_bpf_engine_set_enabled (engine, FALSE);
+  close (epfd);
+  fmd_bpf_engine_free (engine);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -415,6 +506,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bpf/storm/million-failing-opens-delivered-or-dropped", test_storm);
   g_test_add_func ("/bpf/storm/stalled-reader-drops-are-counted", test_storm_with_drops);
   g_test_add_func ("/bpf/storm/backlog-drains-at-once", test_backlog_drains_at_once);
+  g_test_add_func ("/bpf/storm/reader-woken-once-per-read", test_wakes_once_per_read);
   ret = g_test_run ();
 
   fmd_backend_bpf_shutdown ();
