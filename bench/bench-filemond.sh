@@ -8,7 +8,8 @@
 # the untraced rates run-bench.sh measured in the same round) and notes to RAW_FILE.notes.
 # Order: cold Start to first event, warm Start, full capture with one `filemonctl watch
 # --json` per load, RSS / dump / stream replay with the ring full, Events signals, the
-# kernel filter that excludes the load, daemon exit on SIGTERM.
+# kernel filter that excludes the load (each load then under fm-hook-floor), daemon exit
+# on SIGTERM.
 set -euo pipefail
 
 round=$1 raw=$2 secs=$3 load_cpu=$4
@@ -209,15 +210,29 @@ for mode in signals-sd-bus signals; do
 done
 stop_capture
 
-# ---- kernel filter: the capture is for another process ---------------------------------
+# ---- kernel filter: the capture is for another process; each load then runs again with
+# two empty programs on the same hooks (fm-hook-floor, filemond's stopped), the floor any
+# program there puts on a syscall, measured next to it ----------------------------------
+hook_floor=$build/bench/fm-hook-floor
+if [ ! -x "$hook_floor" ]; then
+  note "hook floor: fm-hook-floor is not built (the bpf option is off); skipped"
+  hook_floor=""
+elif ! "$hook_floor" true 2>/dev/null; then
+  note "hook floor: fm-hook-floor cannot attach its programs here; skipped"
+  hook_floor=""
+fi
 sleep 600 &
 other=$!
-start_capture --pid="$other"
 for op in "${ops[@]}"; do
+  start_capture --pid="$other"
   "${load[@]}" --op="$op" --seconds="$secs" > "$tmp/lg"
   put "rate.filemond-excluded.$op" "$(awk '{ print $4 }' "$tmp/lg")"
+  stop_capture
+  if [ -n "$hook_floor" ]; then
+    "$hook_floor" "${load[@]}" --op="$op" --seconds="$secs" > "$tmp/lg"
+    put "rate.hook-floor.$op" "$(awk '{ print $4 }' "$tmp/lg")"
+  fi
 done
-stop_capture
 kill "$other"
 wait "$other" 2>/dev/null || true
 

@@ -50,6 +50,13 @@ def add_ratios(values):
             ratios = {r: v / base[r] for r, v in rates.items() if base.get(r)}
             if ratios:
                 values[f"ratio.{variant}.{op}"] = ratios
+    # the kernel filter against the floor of its hook, both measured in the filemond round
+    for op in OPS:
+        excluded = values.get(f"rate.filemond-excluded.{op}", {})
+        floor = values.get(f"rate.hook-floor.{op}", {})
+        ratios = {r: v / floor[r] for r, v in excluded.items() if floor.get(r)}
+        if ratios:
+            values[f"floor-ratio.filemond-excluded.{op}"] = ratios
 
 
 def rows(values):
@@ -71,6 +78,9 @@ def rows(values):
     for op in OPS:
         g = at_least(0.70) if op == "getppid" else at_least(0.90)
         out.append((f"ratio.filemond-excluded.{op}", f"kernel filter excludes the load: {op} ratio", "", g))
+    for op in OPS:
+        out.append((f"floor-ratio.filemond-excluded.{op}",
+                    f"  {op}: kernel filter's rate / the floor's, same round", "", None))
     for peer in PEERS:
         for op in OPS:
             ref = PEER_REFERENCE.get((peer, op))

@@ -173,17 +173,6 @@ add_audit_rules() {
   auditctl -a always,exit -F arch=b64 "${args[@]}" -k filemon-bench >/dev/null
 }
 
-# the floor of filemond's hook: two empty programs on the same syscall tracepoints
-hook_floor=$build_dir/bench/fm-hook-floor
-have_hook_floor=0
-if [ ! -x "$hook_floor" ]; then
-  note "hook floor: fm-hook-floor is not built (the bpf option is off); skipped"
-elif ! "$hook_floor" true 2>/dev/null; then
-  note "hook floor: fm-hook-floor cannot attach its programs here; skipped"
-else
-  have_hook_floor=1
-fi
-
 # ---- filemond variants: need the daemon and filemonctl ------------------------------------
 have_filemond=0
 if [ -x "$build_dir/daemon/filemond" ] && [ -x "$build_dir/client-cli/filemonctl" ] && \
@@ -208,11 +197,6 @@ for ((round = 1; round <= rounds; round++)); do
   for op in "${ops[@]}"; do
     put "$round" "rate.untraced.$op" "$(rate_of "${load[@]}" --op="$op" --seconds="$secs")"
   done
-  if [ "$have_hook_floor" = 1 ]; then
-    for op in "${ops[@]}"; do
-      put "$round" "rate.hook-floor.$op" "$(rate_of "$hook_floor" "${load[@]}" --op="$op" --seconds="$secs")"
-    done
-  fi
   if [ "$have_strace" = 1 ]; then
     for op in "${ops[@]}"; do
       put "$round" "rate.strace.$op" \
