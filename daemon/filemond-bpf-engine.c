@@ -349,8 +349,9 @@ fmd_bpf_engine_configure (FmdBpfEngine      *self,
                           guint32            generation,
                           GError           **error)
 {
-  struct fmd_bpf_settings *settings = &self->skel->bss->settings;
+  struct fmd_bpf_settings *settings = &self->skel->data_hot->settings;
   struct fmd_bpf_syscall *table = self->skel->bss->fmd_syscalls;
+  __u64 *traced = self->skel->data_hot->traced;
   guint n_comms = g_strv_length (options->comms);
   guint n_all = 0;
   const FmSyscall *all = fm_syscalls_all (&n_all);
@@ -366,12 +367,13 @@ fmd_bpf_engine_configure (FmdBpfEngine      *self,
   for (guint i = 0; i < n_all; i++)
     if (all[i].nr < FMD_BPF_MAX_NR)
       describe_syscall (&all[i], &table[all[i].nr]);
+  memset (traced, 0, FMD_BPF_MAX_NR / 8);
   for (guint i = 0; i < options->syscalls->len; i++)
     {
       const FmSyscall *sc = g_ptr_array_index (options->syscalls, i);
 
       if (sc->nr < FMD_BPF_MAX_NR)
-        table[sc->nr].traced = 1;
+        traced[sc->nr / 64] |= 1ULL << (sc->nr % 64);
     }
 
   if (!fill_u32_map (self->skel->maps.pids, options->pids, FMD_BPF_MAX_PIDS / 2, "pids", error)
@@ -401,8 +403,8 @@ fmd_bpf_engine_configure (FmdBpfEngine      *self,
         }
     }
 
-  set_hints (self->skel->bss->pid_hint, options->pids);
-  set_hints (self->skel->bss->uid_hint, options->uids);
+  set_hints (self->skel->data_hot->pid_hint, options->pids);
+  set_hints (self->skel->data_hot->uid_hint, options->uids);
   settings->self_tgid = getpid ();
   settings->filter_pids = options->pids->len > 0;
   settings->follow_children = options->follow_children;
@@ -419,7 +421,7 @@ void
 fmd_bpf_engine_set_enabled (FmdBpfEngine *self,
                             gboolean      enabled)
 {
-  __atomic_store_n (&self->skel->bss->settings.enabled, enabled ? 1 : 0, __ATOMIC_SEQ_CST);
+  __atomic_store_n (&self->skel->data_hot->settings.enabled, enabled ? 1 : 0, __ATOMIC_SEQ_CST);
 }
 
 void

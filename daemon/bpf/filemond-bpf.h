@@ -28,7 +28,6 @@ enum {
 
 /* One syscall as the program sees it; argument indexes are 0..5 or FMD_BPF_NO_ARG. */
 struct fmd_bpf_syscall {
-  __u8 traced;             /* selected by the current capture */
   __u8 path_src;           /* FMD_BPF_SRC_* of the event's path */
   __u8 path_arg;
   __u8 path_dirfd;         /* the dirfd the path is relative to; NO_ARG = the cwd */
@@ -38,7 +37,7 @@ struct fmd_bpf_syscall {
   __u8 str_arg;            /* a short string for the detail (xattr name) */
   __u8 argv_arg;           /* execve's argv, read at entry */
   __u8 how_arg;            /* struct open_how *, copied at exit */
-  __u8 pad[6];
+  __u8 pad[7];
 };
 
 /* Capture settings, in the program's .bss: the daemon writes them through the mmapped map
@@ -107,10 +106,18 @@ enum {
 /* Processes the pid filter can hold, followed children included. */
 #define FMD_BPF_MAX_PIDS 16384
 /* Bits of the pid and uid filters' one-load pre-checks (pid_hint[], uid_hint[] in the
- * program's .bss, set by the daemon and by the fork hook): @key's bit is
+ * program's .data.hot, set by the daemon and by the fork hook): @key's bit is
  * FMD_BPF_HINT_BIT (key) of word FMD_BPF_HINT_WORD (key). */
-#define FMD_BPF_HINT_BITS 65536
+#define FMD_BPF_HINT_BITS 8192
 #define FMD_BPF_HINT_WORD(key) (((key) / 64) % (FMD_BPF_HINT_BITS / 64))
 #define FMD_BPF_HINT_BIT(key) (1ULL << ((key) % 64))
 #define FMD_BPF_MAX_UIDS 1024
+/* What every syscall of the machine reads before it is known to be captured: settings,
+ * the traced syscalls' bits and the two hint arrays, the program's .data.hot (a map of
+ * its own, so page-aligned). One page: on guests that walk the page tables again after
+ * every kernel entry, two more pages read by an empty program's exit cost it ~14 ns
+ * (bpf_stats), and the table and the hints used to be three pages apart. */
+#define FMD_BPF_HOT_BYTES \
+  (sizeof (struct fmd_bpf_settings) + FMD_BPF_MAX_NR / 8 + 2 * FMD_BPF_HINT_BITS / 8)
+_Static_assert (FMD_BPF_HOT_BYTES <= 4096, "the hot data must fit in one page");
 #define FMD_BPF_MAX_COMMS 1024
