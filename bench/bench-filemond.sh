@@ -212,7 +212,8 @@ stop_capture
 
 # ---- kernel filter: the capture is for another process; each load then runs again with
 # two empty programs on the same hooks (fm-hook-floor, filemond's stopped), the floor any
-# program there puts on a syscall, measured next to it ----------------------------------
+# program there puts on a syscall, and untraced: the three side by side, since the host's
+# speed moves within a round ---------------------------------------------------------------
 hook_floor=$build/bench/fm-hook-floor
 if [ ! -x "$hook_floor" ]; then
   note "hook floor: fm-hook-floor is not built (the bpf option is off); skipped"
@@ -232,6 +233,8 @@ for op in "${ops[@]}"; do
     "$hook_floor" "${load[@]}" --op="$op" --seconds="$secs" > "$tmp/lg"
     put "rate.hook-floor.$op" "$(awk '{ print $4 }' "$tmp/lg")"
   fi
+  "${load[@]}" --op="$op" --seconds="$secs" > "$tmp/lg"
+  put "rate.untraced-adjacent.$op" "$(awk '{ print $4 }' "$tmp/lg")"
 done
 kill "$other"
 wait "$other" 2>/dev/null || true

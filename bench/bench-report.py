@@ -42,11 +42,18 @@ def load(path):
     return values
 
 
+# Variants measured next to an untraced run of their own (bench-filemond.sh): their ratio
+# is taken against that one, not the round's first.
+ADJACENT = {"hook-floor", "filemond-excluded"}
+
+
 def add_ratios(values):
     for variant in ["filemond-all", "hook-floor", "filemond-excluded"] + PEERS:
         for op in OPS:
             rates = values.get(f"rate.{variant}.{op}", {})
             base = values.get(f"rate.untraced.{op}", {})
+            if variant in ADJACENT and values.get(f"rate.untraced-adjacent.{op}"):
+                base = values[f"rate.untraced-adjacent.{op}"]
             ratios = {r: v / base[r] for r, v in rates.items() if base.get(r)}
             if ratios:
                 values[f"ratio.{variant}.{op}"] = ratios
@@ -179,7 +186,7 @@ def main():
         f"{meta.get('date', '')}, kernel {meta.get('kernel', '')}, {meta.get('cpus', '')} CPUs "
         f"({meta.get('cpu', '')}), {meta.get('rounds', '')} rounds of {meta.get('seconds', '')} s "
         "per load. Ratios: the load's rate under the variant / its untraced rate in the same "
-        "round. Median and spread (min - max) over the rounds; a goal is judged on the median, "
+        "round (for the kernel filter and the hook floor, the untraced run right after them). Median and spread (min - max) over the rounds; a goal is judged on the median, "
         "a loss goal on every round. Written by bench/run-bench.sh.",
         "",
         "| measure | median | spread | goal | met |",
