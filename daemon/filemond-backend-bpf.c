@@ -11,9 +11,9 @@
  *
  * Reading: the program wakes the reader when the backlog reaches an eighth of the ring
  * buffer, once per read (the engine re-arms it after each); a 50 ms timer reads whatever
- * stays below that. Each dispatch reads at most
- * READ_BUDGET records so that D-Bus keeps being served under a storm, and a dispatch that
- * used its budget up comes back at once after the main loop's other sources (read_more).
+ * stays below that. Each dispatch reads at most READ_BUDGET records so that D-Bus keeps
+ * being served under a storm, and a dispatch that used its budget up comes back at once
+ * after the main loop's other sources (read_more).
  */
 #include "config.h"
 

@@ -339,7 +339,7 @@ set_hints (__u64  *hint,
     {
       guint32 key = g_array_index (keys, guint32, i);
 
-      hint[FMD_BPF_HINT_WORD (key)] |= FMD_BPF_HINT_BIT (key);
+      hint[FMD_BPF_WORD (key, FMD_BPF_HINT_BITS)] |= FMD_BPF_BIT (key);
     }
 }
 
@@ -373,7 +373,7 @@ fmd_bpf_engine_configure (FmdBpfEngine      *self,
       const FmSyscall *sc = g_ptr_array_index (options->syscalls, i);
 
       if (sc->nr < FMD_BPF_MAX_NR)
-        traced[sc->nr / 64] |= 1ULL << (sc->nr % 64);
+        traced[FMD_BPF_WORD (sc->nr, FMD_BPF_MAX_NR)] |= FMD_BPF_BIT (sc->nr);
     }
 
   if (!fill_u32_map (self->skel->maps.pids, options->pids, FMD_BPF_MAX_PIDS / 2, "pids", error)

@@ -40,8 +40,8 @@ struct fmd_bpf_syscall {
   __u8 pad[7];
 };
 
-/* Capture settings, in the program's .bss: the daemon writes them through the mmapped map
- * before it sets enabled (and clears enabled first when it stops). */
+/* Capture settings, in the program's .data.hot: the daemon writes them through the mmapped
+ * map before it sets enabled (and clears enabled first when it stops). */
 struct fmd_bpf_settings {
   __u32 enabled;
   __u32 generation;        /* bumped at every start: older in-flight syscalls are dropped */
@@ -105,12 +105,14 @@ enum {
 #define FMD_BPF_MAX_SLOTS 8192
 /* Processes the pid filter can hold, followed children included. */
 #define FMD_BPF_MAX_PIDS 16384
+/* The place of @key in a bitmap of @nbits kept as __u64 words, keys taken modulo @nbits:
+ * bit FMD_BPF_BIT (key) of word FMD_BPF_WORD (key, nbits). The program and the daemon both
+ * use it, for traced[] and the hints. */
+#define FMD_BPF_WORD(key, nbits) (((key) / 64) % ((nbits) / 64))
+#define FMD_BPF_BIT(key) (1ULL << ((key) % 64))
 /* Bits of the pid and uid filters' one-load pre-checks (pid_hint[], uid_hint[] in the
- * program's .data.hot, set by the daemon and by the fork hook): @key's bit is
- * FMD_BPF_HINT_BIT (key) of word FMD_BPF_HINT_WORD (key). */
+ * program's .data.hot, set by the daemon and by the fork hook). */
 #define FMD_BPF_HINT_BITS 8192
-#define FMD_BPF_HINT_WORD(key) (((key) / 64) % (FMD_BPF_HINT_BITS / 64))
-#define FMD_BPF_HINT_BIT(key) (1ULL << ((key) % 64))
 #define FMD_BPF_MAX_UIDS 1024
 /* What every syscall of the machine reads before it is known to be captured: settings,
  * the traced syscalls' bits and the two hint arrays, the program's .data.hot (a map of

@@ -7,8 +7,8 @@
  * the arguments on every traced call. Every syscall of the machine now runs the programs,
  * so an untraced one leaves after two loads. traced[] says which syscalls the capture
  * wants; fmd_syscalls[nr], filled by the daemon from the syscall table, which argument is
- * a path, a dirfd, an fd or a string. Entry keeps the arguments and the event's path in a per-thread slot;
- * exit writes one record with result and duration to the ring buffer.
+ * a path, a dirfd, an fd or a string. Entry keeps the arguments and the event's path in a
+ * per-thread slot; exit writes one record with result and duration to the ring buffer.
  *
  * How each path is obtained, and where it can be wrong:
  * - A path argument that is absolute is the string as given (not canonical: "..",
@@ -414,14 +414,14 @@ resolve_path (struct scratch  *sp,
 static __always_inline int
 is_traced (__u32 nr)
 {
-  return (traced[(nr / 64) & (FMD_BPF_MAX_NR / 64 - 1)] >> (nr % 64)) & 1;
+  return (traced[FMD_BPF_WORD (nr, FMD_BPF_MAX_NR)] & FMD_BPF_BIT (nr)) != 0;
 }
 
 static __always_inline int
 hinted (const __u64 *hint,
         __u32        key)
 {
-  return (hint[FMD_BPF_HINT_WORD (key)] & FMD_BPF_HINT_BIT (key)) != 0;
+  return (hint[FMD_BPF_WORD (key, FMD_BPF_HINT_BITS)] & FMD_BPF_BIT (key)) != 0;
 }
 
 /* Whether the filters want the current process: all of them when @exact, else only what
@@ -811,7 +811,8 @@ fmd_fork (struct bpf_raw_tracepoint_args *ctx)
       return 0;
     }
   /* set after the map entry: a set bit only sends the lookup to the map */
-  __sync_fetch_and_or (&pid_hint[FMD_BPF_HINT_WORD (child_tgid)], FMD_BPF_HINT_BIT (child_tgid));
+  __sync_fetch_and_or (&pid_hint[FMD_BPF_WORD (child_tgid, FMD_BPF_HINT_BITS)],
+                        FMD_BPF_BIT (child_tgid));
   return 0;
 }
 
