@@ -16,6 +16,7 @@ import socket
 import struct
 import subprocess
 import sys
+import threading
 import time
 
 import gi
@@ -126,11 +127,8 @@ def client_call(conn, method, args_text):
             os.close(fds.steal_fds()[0])
             return {"ok": True}
         if method == "Save":
-            r, w = os.pipe()
-            fds = Gio.UnixFDList.new_from_array([w])   # the list owns w now
-            reply, _ = call(conn, method, GLib.Variant("(hsa{sv})", (0, "jsonl", {})), fds)
-            os.close(r)
-            return {"ok": True, "result": reply.unpack()}
+            written, _ = save_to_pipe(conn, "jsonl")
+            return {"ok": True, "result": written}
         reply = call(conn, method, args)
         return {"ok": True, "result": reply.unpack() if reply else None}
     except GLib.Error as e:
@@ -271,10 +269,33 @@ def open_stream(conn, since=None):
 
 
 def save(conn, fmt, fd, options=None):
-    # the list owns (and closes) what it is given: give it a copy, the caller keeps @fd
+    # the list owns what it is given: give it a copy, the caller keeps @fd; close the
+    # copy when the call is over, error or not (a traceback would keep the list, and a
+    # pipe's write end, alive)
     fds = Gio.UnixFDList.new_from_array([os.dup(fd)])
-    reply, _ = call(conn, "Save", GLib.Variant("(hsa{sv})", (0, fmt, options or {})), fds)
+    try:
+        reply, _ = call(conn, "Save", GLib.Variant("(hsa{sv})", (0, fmt, options or {})), fds)
+    finally:
+        for copy in fds.steal_fds():
+            os.close(copy)
     return reply.unpack()[0]
+
+
+def save_to_pipe(conn, fmt, options=None):
+    """Save into a pipe whose other end is read while the call is pending, as the Save
+    contract asks of a caller: the reply comes only once everything is written, so a
+    caller that waits for it before reading stalls as soon as the data outgrows the pipe.
+    Returns (written, the bytes read)."""
+    r, w = os.pipe()
+    chunks = []
+    reader = threading.Thread(target=lambda: chunks.append(os.fdopen(r, "rb").read()))
+    reader.start()
+    try:
+        written = save(conn, fmt, w, options)
+    finally:
+        os.close(w)
+        reader.join()
+    return written, b"".join(chunks)
 
 
 def expect_error(tap, name, want, fn):
@@ -532,15 +553,7 @@ def check_save(tap, conn):
     buffered = prop(conn, "BufferedCount")
     tap.check(buffered > 0, "/save/buffer-holds-events", buffered)
     for fmt in ("jsonl", "text", "csv"):
-        r, w = os.pipe()
-        chunks = []
-        import threading
-        reader = threading.Thread(target=lambda: chunks.append(os.fdopen(r, "rb").read()))
-        reader.start()
-        written = save(conn, fmt, w)
-        os.close(w)
-        reader.join(10)
-        data = b"".join(chunks)
+        written, data = save_to_pipe(conn, fmt)
         tap.check(written == buffered, "/save/%s/reports-the-events-written" % fmt,
                   (written, buffered))
         if fmt == "csv":
@@ -562,10 +575,7 @@ def check_save(tap, conn):
               "/save/file", (written, len(content)))
     first = json.loads(content.splitlines()[0])
     since = first["seq"] + 1
-    r, w = os.pipe()
-    written = save(conn, "jsonl", w, {"since-seq": GLib.Variant("t", since)})
-    os.close(w)
-    data = os.fdopen(r, "rb").read()
+    written, data = save_to_pipe(conn, "jsonl", {"since-seq": GLib.Variant("t", since)})
     tap.check(data.count(b"\n") == buffered - 1 and
               json.loads(data.splitlines()[0])["seq"] == since, "/save/since-seq", written)
     ro = os.open("/dev/null", os.O_RDONLY)
