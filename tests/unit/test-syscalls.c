@@ -3,7 +3,8 @@
  *
  * The tracefs check runs wherever tracefs is mounted; with FILEMON_REQUIRE_TRACEFS=1 (the
  * 'kernel' suite) an unmounted tracefs is a failure instead, so the check cannot silently
- * stop running there.
+ * stop running there. Likewise the tapset check with FILEMON_REQUIRE_TAPSET=1 (the 'stap'
+ * suite) where SystemTap is not installed.
  */
 #define _GNU_SOURCE
 #include "fm-syscalls.h"
@@ -27,7 +28,7 @@
 #define TRACEFS_SYSCALLS "/sys/kernel/tracing/events/syscalls"
 #define TAPSET_DIR "/usr/share/systemtap/tapset/linux"
 
-/* DESIGN.md "File syscalls covered", with the numbers from the kernel's own headers. */
+/* The file syscalls filemon covers, with the numbers from the kernel's own headers. */
 static const struct { const char *name; guint nr; } expected[] = {
 #define X(n) { #n, __NR_##n }
   X (open), X (openat), X (openat2), X (creat), X (close), X (read), X (write), X (stat),
@@ -234,7 +235,10 @@ test_table_stap_probes_exist (void)
 
   if (dir == NULL)
     {
-      g_test_message ("no SystemTap tapset in %s; the 'stap' suite checks the probes", TAPSET_DIR);
+      if (g_strcmp0 (g_getenv ("FILEMON_REQUIRE_TAPSET"), "1") == 0)
+        g_test_fail_printf ("no SystemTap tapset in %s: install systemtap", TAPSET_DIR);
+      else
+        g_test_message ("no SystemTap tapset in %s; the 'stap' suite checks the probes", TAPSET_DIR);
       return;
     }
   while ((entry = g_dir_read_name (dir)) != NULL)
