@@ -27,6 +27,8 @@ typedef struct {
   guint64 dropped_total;
   guint fd_id;            /* the fd watch, 0 once removed */
   guint32 self_pid;
+  guint64 count;          /* --count: stop after this many events printed, 0: never */
+  guint64 printed;
 } Watch;
 
 static gboolean
@@ -37,7 +39,10 @@ on_event (const FmEvent *event, gpointer user_data)
   /* watch's own reads and writes would feed back into what it shows, line after line */
   if (event->pid == self->self_pid || !fm_filter_match (self->filter, event))
     return TRUE;
-  return fmctl_printer_event (self->printer, event, &self->error);
+  if (!fmctl_printer_event (self->printer, event, &self->error))
+    return FALSE;
+  /* FALSE stops the decoder here: nothing after the last wanted event is printed */
+  return self->count == 0 || ++self->printed < self->count;
 }
 
 static void
@@ -101,7 +106,8 @@ on_readable (int fd, GIOCondition condition, gpointer user_data)
   if (!fm_stream_decoder_feed (self->decoder, self->chunk, (gsize) n, &feed_error) &&
       self->error == NULL)
     self->error = g_steal_pointer (&feed_error);
-  if (self->error != NULL || !fmctl_printer_flush (self->printer, &self->error))
+  if (self->error != NULL || !fmctl_printer_flush (self->printer, &self->error) ||
+      (self->count != 0 && self->printed == self->count))
     {
       g_main_loop_quit (self->loop);
       self->fd_id = 0;
@@ -122,7 +128,7 @@ on_signal (gpointer user_data)
 int
 fmctl_cmd_watch (int argc, char **argv)
 {
-  g_autofree char *since = NULL, *color = NULL;
+  g_autofree char *since = NULL, *color = NULL, *count = NULL;
   gboolean json = FALSE;
   const GOptionEntry entries[] = {
     { "since", 0, 0, G_OPTION_ARG_STRING, &since,
@@ -131,6 +137,8 @@ fmctl_cmd_watch (int argc, char **argv)
       "Print JSON Lines (notes about gaps and drops go to stderr)", NULL },
     { "color", 0, 0, G_OPTION_ARG_STRING, &color,
       "Failed calls in red: auto (on a terminal, unless NO_COLOR is set), always, never", "WHEN" },
+    { "count", 'n', 0, G_OPTION_ARG_STRING, &count,
+      "Exit after printing N matching events", "N" },
     { NULL }
   };
   static const FmStreamCallbacks callbacks = { on_event, on_gap, on_dropped };
@@ -166,6 +174,10 @@ fmctl_cmd_watch (int argc, char **argv)
   if (since != NULL && !fmctl_parse_since (since, &since_seq))
     return fmctl_usage_error ("watch", "--since: '%s' is neither a sequence number nor 'start'",
                               since);
+  if (count != NULL &&
+      !g_ascii_string_to_unsigned (count, 10, 1, G_MAXUINT64, &watch.count, NULL))
+    return fmctl_usage_error ("watch", "--count: '%s' is not a number of events (1 or more)",
+                              count);
   if (!fmctl_decide_color (color, STDOUT_FILENO, &use_color))
     return fmctl_usage_error ("watch", "--color: '%s' is not auto, always or never", color);
   filter = fmctl_compile_filter ("watch", argc - 1, argv + 1);

@@ -168,7 +168,7 @@ teardown() {
       kill -KILL "$filemond_pid" 2>/dev/null
       [ "$rc" = 0 ] && rc=1
     fi
-    for _ in $(seq 20); do [ -s "$scratch/filemond.exit" ] && break; sleep 0.05; done
+    for _ in $(seq 600); do [ -s "$scratch/filemond.exit" ] && break; sleep 0.05; done
     if [ "$(cat "$scratch/filemond.exit" 2>/dev/null)" != 0 ]; then
       echo "with-bus: filemond exited with status '$(cat "$scratch/filemond.exit" 2>/dev/null)' on SIGTERM" >&2
       [ "$rc" = 0 ] && rc=1
@@ -265,7 +265,7 @@ EOF
 setpriv --pdeathsig TERM -- dbus-daemon --nofork --nopidfile --config-file="$scratch/bus/system.conf" \
   --print-address=3 3>"$scratch/bus/address" >"$scratch/dbus.log" 2>&1 &
 dbus_pid=$!
-for _ in $(seq 200); do
+for _ in $(seq 3000); do
   [ -s "$scratch/bus/address" ] && break
   alive "$dbus_pid" || die "dbus-daemon failed: $(cat "$scratch/dbus.log")"
   sleep 0.01
@@ -293,7 +293,7 @@ wait_name() {
 # It loads the rules before it asks for its name, so owning the name means ready.
 setpriv --pdeathsig TERM -- /usr/lib/polkit-1/polkitd >"$scratch/polkitd.log" 2>&1 &
 polkitd_pid=$!
-wait_name org.freedesktop.PolicyKit1 "$polkitd_pid" 10 || die "polkitd did not start: $(cat "$scratch/polkitd.log")"
+wait_name org.freedesktop.PolicyKit1 "$polkitd_pid" 60 || die "polkitd did not start: $(cat "$scratch/polkitd.log")"
 
 # --- filemond --------------------------------------------------------------------------
 # The fake stap goes through a wrapper that records its pid and applies the test's
@@ -345,7 +345,8 @@ unset FILEMOND_PID
 if [ "$run_daemon" = 1 ]; then
   filemond=$build_dir/daemon/filemond
   # under a wrapper such as valgrind, filemond starts and exits many times slower
-  startup_sec=10
+  # bounds that only a hang reaches: a loaded machine and an ASan build are slow to start
+  startup_sec=60
   [ -z "${FILEMOND_WRAPPER:-}" ] || startup_sec=120
   [ -x "$filemond" ] || die "$filemond is not built"
   # The subshell records filemond's exit status for the harness and for tests that stop
@@ -360,7 +361,7 @@ if [ "$run_daemon" = 1 ]; then
     echo "$rc" > "$scratch/filemond.exit.tmp"
     mv "$scratch/filemond.exit.tmp" "$FILEMOND_EXIT_FILE"
   ) &
-  for _ in $(seq 100); do [ -s "$scratch/filemond.pid" ] && break; sleep 0.01; done
+  for _ in $(seq 3000); do [ -s "$scratch/filemond.pid" ] && break; sleep 0.01; done
   filemond_pid=$(cat "$scratch/filemond.pid")
   if ! wait_name org.filemond.Filemond1 "$filemond_pid" "$startup_sec"; then
     echo "with-bus: filemond did not take org.filemond.Filemond1; its log:" >&2

@@ -4,6 +4,7 @@ independently of common/fm-filter.c, for the forms the cli tests use.
 
   jsonl-filter.py choose ALL.jsonl            prints filters that match some events, not all
   jsonl-filter.py check ALL.jsonl GOT FILTER  GOT must be exactly ALL's lines that FILTER selects
+  jsonl-filter.py count ALL.jsonl FILTER      prints how many of ALL's lines FILTER selects
 """
 import collections
 import json
@@ -67,6 +68,9 @@ def main():
         choose(load(sys.argv[2])[1])
         return
     lines, events = load(sys.argv[2])
+    if sys.argv[1] == "count":
+        print(sum(map(predicate(sys.argv[3]), events)))
+        return
     got = open(sys.argv[3], encoding="utf-8", errors="surrogateescape").read().splitlines()
     keep = predicate(sys.argv[4])
     want = [line for line, e in zip(lines, events) if keep(e)]

@@ -100,6 +100,38 @@ wait_captured() {
   return 1
 }
 
+# streams_opened: how many event streams filemond has opened since it started (its log
+# says so once a stream is registered, before OpenStream answers).
+streams_opened() {
+  grep -c 'stream opened for' "$FILEMOND_LOG"
+}
+
+# wait_streams N: waits until filemond has opened N streams, so that a watcher is known to
+# be there before what it must see happens.
+wait_streams() {
+  local i
+  for i in $(seq 600); do
+    [ "$(streams_opened)" -ge "$1" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# wait_lines FILE N: waits until FILE has N lines (a watcher has written N events).
+wait_lines() {
+  local i
+  for i in $(seq 600); do
+    [ "$(wc -l < "$1")" -ge "$2" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# buffered_count [FILTER]: how many buffered events match FILTER (all without one).
+buffered_count() {
+  "$ctl" dump --format=jsonl "$@" </dev/null | wc -l
+}
+
 # Starts a capture of fixture $1 as fmtest and waits until it is all in the buffer.
 capture() {
   use_fixture "$1"
@@ -178,11 +210,14 @@ no-daemon)
   for cmd in status start stop dump watch; do
     expect_exit "/no-daemon/$cmd-exits-4" 4 fmtest "$cmd"
   done
-  expect_exit "/no-daemon/save-exits-4" 4 fmtest save /tmp/never-written.jsonl
+  # a file fmtest may create, in this test's own directory: a fixed path in /tmp would be
+  # shared with whatever else runs on the machine
+  never=$(fmtest_dir)/never-written.jsonl
+  expect_exit "/no-daemon/save-exits-4" 4 fmtest save "$never"
   grep -q "is filemond installed" "$tmp/err" && grep -q "systemctl start filemond" "$tmp/err" \
     && ok "/no-daemon/message-says-what-to-do" \
     || not_ok "/no-daemon/message-says-what-to-do" "$(cat "$tmp/err")"
-  [ ! -e /tmp/never-written.jsonl ] && ok "/no-daemon/save-creates-no-file" \
+  [ ! -e "$never" ] && ok "/no-daemon/save-creates-no-file" \
     || not_ok "/no-daemon/save-creates-no-file"
   finish
   ;;
@@ -269,11 +304,13 @@ watch)
   # live: a watcher that is there before the capture starts sees every event
   # setpriv directly, not through a function: a backgrounded function is a subshell
   # that would receive (and ignore) the SIGINT meant for filemonctl
+  streams=$(streams_opened)
   setpriv --reuid=64000 --regid=64000 --init-groups -- \
     "$ctl" watch --json >"$tmp/live.jsonl" 2>"$tmp/live.err" </dev/null &
   watcher=$!
-  sleep 0.5
+  wait_streams $((streams + 1)) || not_ok "/watch/live-watcher-connects" "$(tail -5 "$FILEMOND_LOG")"
   capture normal || finish
+  wait_lines "$tmp/live.jsonl" "$(buffered_count)"
   kill -INT "$watcher"
   rc=0
   wait "$watcher" || rc=$?
@@ -286,14 +323,14 @@ watch)
   # filters are chosen from the fixture's events so that each matches some, not all.
   "$py" "$source_dir/tests/cli/jsonl-filter.py" choose "$tmp/all.jsonl" > "$tmp/filters" \
     || not_ok "/watch/fixture-has-varied-events" "$(cat "$tmp/filters")"
-  # all watchers at once, each stopped with SIGINT after it had the time to replay (5 s:
-  # under ASan and a loaded CI machine, seven of them starting at once took over 2 s to
-  # reach the point where SIGINT is theirs to handle)
+  # all watchers at once, each ending by itself once it printed as many events as the
+  # reference selects (--count; the timeout only ends a hang)
   mapfile -t filters < "$tmp/filters"
   pids=()
   for i in "${!filters[@]}"; do
-    timeout --preserve-status -s INT 5 setpriv --reuid=64000 --regid=64000 --init-groups -- \
-      "$ctl" watch --since=start --json "${filters[i]}" >"$tmp/w$i.jsonl" 2>"$tmp/w$i.err" </dev/null &
+    want=$("$py" "$source_dir/tests/cli/jsonl-filter.py" count "$tmp/all.jsonl" "${filters[i]}")
+    timeout 120 setpriv --reuid=64000 --regid=64000 --init-groups -- \
+      "$ctl" watch --since=start --json --count="$want" "${filters[i]}" >"$tmp/w$i.jsonl" 2>"$tmp/w$i.err" </dev/null &
     pids+=($!)
   done
   rc=0
@@ -305,19 +342,21 @@ watch)
       not_ok "/watch/since-start-filter/${filters[i]}" "$out" "$(cat "$tmp/w$i.err")"
     fi
   done
-  [ "$rc" = 0 ] && ok "/watch/timeout-sigint-exits-0" || not_ok "/watch/timeout-sigint-exits-0" "rc $rc"
+  [ "$rc" = 0 ] && ok "/watch/count-exits-0" || not_ok "/watch/count-exits-0" "rc $rc"
 
   # --since=SEQ starts at that sequence number
   seq3=$("$py" -c 'import json,sys; print([json.loads(l)["seq"] for l in open(sys.argv[1])][2])' "$tmp/all.jsonl")
-  timeout --preserve-status -s INT 2 "$ctl" watch --json --since="$seq3" >"$tmp/w.jsonl" 2>/dev/null </dev/null
+  timeout 120 "$ctl" watch --json --since="$seq3" --count=$(($(wc -l < "$tmp/all.jsonl") - 2)) \
+    >"$tmp/w.jsonl" 2>/dev/null </dev/null
   tail -n +3 "$tmp/all.jsonl" | cmp -s - "$tmp/w.jsonl" && ok "/watch/since-seq-starts-there" \
     || not_ok "/watch/since-seq-starts-there"
 
   # the daemon going away ends the watch with exit 4
+  streams=$(streams_opened)
   setpriv --reuid=64000 --regid=64000 --init-groups -- \
     "$ctl" watch >/dev/null 2>"$tmp/gone.err" </dev/null &
   watcher=$!
-  sleep 0.5
+  wait_streams $((streams + 1)) || not_ok "/watch/last-watcher-connects" "$(tail -5 "$FILEMOND_LOG")"
   touch "$FILEMON_TEST_TMP/filemond-exit-expected"
   kill -TERM "$FILEMOND_PID"
   rc=0
@@ -429,7 +468,7 @@ for line in open(sys.argv[1], "rb").read().splitlines():
         assert b"\x1b" not in line, line
 PY
   then ok "/terminal/only-failed-lines-red-and-reset"; else not_ok "/terminal/only-failed-lines-red-and-reset"; fi
-  script_run "timeout --preserve-status -s INT 2 '$ctl' watch --since=start" > "$tmp/tty-watch.txt"
+  script_run "timeout 120 '$ctl' watch --since=start --count=$(buffered_count)" > "$tmp/tty-watch.txt"
   grep -q $'\e\[31m' "$tmp/tty-watch.txt" && ok "/terminal/watch-red-on-a-terminal" \
     || not_ok "/terminal/watch-red-on-a-terminal" "$(head -5 "$tmp/tty-watch.txt" | cat -v)"
   script_run "NO_COLOR=1 '$ctl' dump" > "$tmp/nocolor.txt"
@@ -440,7 +479,7 @@ PY
   as_fmtest "$ctl" dump </dev/null | cat > "$tmp/pipe.txt"
   ! grep -q $'\e' "$tmp/pipe.txt" && [ -s "$tmp/pipe.txt" ] && ok "/terminal/pipe-gets-no-colour" \
     || not_ok "/terminal/pipe-gets-no-colour"
-  timeout --preserve-status -s INT 2 "$ctl" watch --since=start </dev/null | cat > "$tmp/pipe-watch.txt"
+  timeout 120 "$ctl" watch --since=start --count="$(buffered_count)" </dev/null | cat > "$tmp/pipe-watch.txt"
   ! grep -q $'\e' "$tmp/pipe-watch.txt" && [ -s "$tmp/pipe-watch.txt" ] && ok "/terminal/watch-pipe-gets-no-colour" \
     || not_ok "/terminal/watch-pipe-gets-no-colour"
   as_fmtest "$ctl" dump --color=always </dev/null | cat > "$tmp/always.txt"
@@ -454,11 +493,11 @@ hostile)
   # screen), captured by the bpf backend from this test's own syscalls.
   dir=$(fmtest_dir)
   expect_exit "/hostile/start-bpf-capture" 0 fmtest start --backend=bpf --path-prefix="$dir"
-  for _ in $(seq 50); do [ "$(status_field State)" = running ] && break; sleep 0.1; done
+  for _ in $(seq 600); do [ "$(status_field State)" = running ] && break; sleep 0.1; done
   esc=$'\e'
   touch "$dir/evil${esc}]0;pwned"$'\a'
   cat "$dir/evil${esc}[2Jmissing" 2>/dev/null
-  for _ in $(seq 50); do
+  for _ in $(seq 600); do
     "$ctl" dump evil 2>/dev/null | grep -q missing && break
     sleep 0.1
   done
@@ -480,8 +519,8 @@ else:
 PY
     then ok "/hostile/esc-in-file-name-escaped/$mode"; else not_ok "/hostile/esc-in-file-name-escaped/$mode" "$(cat -v "$tmp/h.out" | head -5)" "$(cat "$tmp/h.err")"; fi
   done
-  timeout --preserve-status -s INT 2 setpriv --reuid=64000 --regid=64000 --init-groups -- \
-    "$ctl" watch --since=start --color=always evil </dev/null > "$tmp/hw.out"
+  timeout 120 setpriv --reuid=64000 --regid=64000 --init-groups -- \
+    "$ctl" watch --since=start --color=always --count="$(buffered_count evil)" evil </dev/null > "$tmp/hw.out"
   if "$py" - "$tmp/hw.out" <<'PY'
 import sys
 data = open(sys.argv[1], "rb").read()

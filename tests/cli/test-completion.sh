@@ -42,7 +42,7 @@ complete_check "--help --version --no-ask-password" filemonctl --
 complete_check "text jsonl csv" filemonctl dump --format ""
 complete_check "auto always never" filemonctl watch --color ""
 complete_check "auto stap bpf" filemonctl start --backend ""
-complete_check "--help --since= --json --color=" filemonctl watch --
+complete_check "--help --since= --json --color= --count=" filemonctl watch --
 complete_check "--follow-children --failed-only" filemonctl start --f
 complete_check "FILES" filemonctl save ""
 complete_check "PIDS" filemonctl start --pid ""
