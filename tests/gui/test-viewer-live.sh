@@ -30,25 +30,22 @@ start_xvfb "$tmp"
 
 # --- fmtest: Start, events, Stop ----------------------------------------------------------
 start_viewer "$tmp" fmtest
-sleep 2
-viewer_alive || { cat "$tmp/viewer.log"; fail "the viewer exited"; }
-grep -q 'event stream open' "$tmp/viewer.log" || { cat "$tmp/viewer.log"; fail "no event stream"; }
+wait_for_log "$tmp" 'event stream open' 60
 park_pointer
-screenshot "$tmp/live-idle.png"
-check_not_blank "$tmp/live-idle.png"
+wait_for_window "$tmp" live-idle 60
 [ "$(red_pixels "$tmp/live-idle.png")" -lt 50 ] || fail "red on screen before any event"
 
 viewer_key ctrl+e
-wait_state running 20
+wait_state running 60
 park_pointer
-wait_for_red "$tmp" 300 20 live-running
+wait_for_red "$tmp" 300 60 live-running
 check_not_blank "$tmp/live-running.png"
-wait_for_status "$tmp" "240 events" 20
+wait_for_status "$tmp" "240 events" 60
 check_list_shows "$tmp" 240
 cp "$tmp/live-running.png" "$out/viewer-live.png"
 
 viewer_key ctrl+e
-wait_state idle 20
+wait_state idle 60
 park_pointer
 sleep 1
 screenshot "$tmp/live-stopped.png"
@@ -61,8 +58,8 @@ stop_viewer
 : > "$tmp/viewer.log"
 start_viewer "$tmp" fmtest
 park_pointer
-wait_for_red "$tmp" 300 20 live-replayed
-wait_for_status "$tmp" "240 events" 20
+wait_for_red "$tmp" 300 60 live-replayed
+wait_for_status "$tmp" "240 events" 60
 check_list_shows "$tmp" 240
 grep -q 'since-seq 0' "$tmp/viewer.log" || fail "the viewer did not ask for the whole buffer"
 stop_viewer
@@ -70,8 +67,8 @@ stop_viewer
 # --- nobody: refused --------------------------------------------------------------------
 : > "$tmp/viewer.log"
 start_viewer "$tmp" nobody
-sleep 3
-viewer_alive || { cat "$tmp/viewer.log"; fail "the viewer exited for nobody"; }
+wait_for_log "$tmp" 'filemond appeared' 60
+wait_for_window "$tmp" live-refused 60
 viewer_key ctrl+e
 sleep 1
 park_pointer

@@ -104,6 +104,33 @@ wait_for_red() {
   fail "$name: no failed calls on screen after ${timeout}s ($count red pixels, wanted $min)"
 }
 
+# wait_for_log DIR PATTERN TIMEOUT: until the viewer's debug log has a line matching the
+# grep PATTERN, or fails.
+wait_for_log() {
+  local dir=$1 pattern=$2 timeout=$3 start=$SECONDS
+  while [ $((SECONDS - start)) -lt "$timeout" ]; do
+    viewer_alive || { cat "$dir/viewer.log" >&2; fail "the viewer exited"; }
+    grep -q -- "$pattern" "$dir/viewer.log" && return 0
+    sleep 0.2
+  done
+  cat "$dir/viewer.log" >&2
+  fail "the viewer's log has no '$pattern' after ${timeout}s"
+}
+
+# wait_for_window DIR NAME TIMEOUT: screenshots until the screen is not blank (the window
+# is drawn), or fails; the last one is DIR/NAME.png.
+wait_for_window() {
+  local dir=$1 name=$2 timeout=$3 start=$SECONDS sd=0
+  while [ $((SECONDS - start)) -lt "$timeout" ]; do
+    viewer_alive || { cat "$dir/viewer.log" >&2; fail "the viewer exited"; }
+    screenshot "$dir/$name.png"
+    sd=$(image_stddev "$dir/$name.png")
+    awk -v sd="$sd" 'BEGIN { exit !(sd > 0.02) }' && return 0
+    sleep 0.2
+  done
+  fail "$name: the screen is still blank after ${timeout}s (standard deviation $sd)"
+}
+
 # last_status DIR: the status bar's last text ("240 events", "Showing 3 of 240 events").
 last_status() {
   sed -n 's/.*filemon-viewer-DEBUG: [0-9:.]*: status bar: //p' "$1/viewer.log" | tail -n 1
