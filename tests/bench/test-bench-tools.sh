@@ -61,15 +61,16 @@ for mode in stream signals signals-sd-bus; do
   check "fm-bench-reader --mode=$mode sees no hole" equals "$tmp/$mode" seq_holes 0
 done
 
-# fm-bench-count behind `filemonctl watch --json`, up to the load's end marker
-"${ctl[@]}" watch --json > "$tmp/watch.jsonl" 2> "$tmp/watch.err" &
+# fm-bench-count behind `filemonctl watch --json`, up to the load's end marker. The watch
+# starts at the next event's sequence number, so it has every event of the load however
+# late it connects, and ends by itself after the load's calls and the marker's open.
+next_seq=$(( $("${ctl[0]}" status | sed -n 's/^Events: *\([0-9]*\).*/\1/p') + 1 ))
+timeout 120 "${ctl[@]}" watch --json --since="$next_seq" --count=$((calls + 1)) \
+  > "$tmp/watch.jsonl" 2> "$tmp/watch.err" &
 watch=$!
-sleep 1
 check "fm-loadgen makes its end marker" "$bench/fm-loadgen" --op=open-missing --path="$tmp/load/missing" \
   --count=$calls --end-marker="$tmp/load/end"
-sleep 1
-kill -INT "$watch"
-wait "$watch"
+check "the watch ends after the load's events and the marker" wait "$watch"
 "$bench/fm-bench-count" --comm=fm-loadgen --until-path="$tmp/load/end" < "$tmp/watch.jsonl" > "$tmp/count"
 check "fm-bench-count stops at the end marker" equals "$tmp/count" until_seen 1
 check "fm-bench-count counts the load's events, not the marker" equals "$tmp/count" pid_events $calls

@@ -16,7 +16,7 @@ inside systemctl status filemond --no-pager >/dev/null || fail "systemctl status
 as_fmtest filemonctl start --backend=bpf || fail "filemonctl start as fmtest"
 probe=/tmp/filemon-systemd-probe-$$
 found=""
-for _ in $(seq 50); do
+for _ in $(seq 600); do
   # again each time: filemond takes the records in from the kernel at its next read
   as_fmtest sh -c "cat $probe 2>/dev/null; true"
   found=$(as_fmtest filemonctl dump --format=jsonl "path=$probe" || true)

@@ -126,8 +126,8 @@ trap shutdown EXIT
 ) >"$log" 2>&1 &
 unshare_pid=$!
 
-# systemd is the only child of unshare.
-for _ in $(seq 100); do
+# systemd is the only child of unshare. The bounds here are ones only a hang reaches.
+for _ in $(seq 600); do
   systemd_pid=$(pgrep -P "$unshare_pid" 2>/dev/null | head -n 1 || true)
   [ -n "$systemd_pid" ] && [ "$(cat /proc/"$systemd_pid"/comm 2>/dev/null)" = systemd ] && break
   systemd_pid=""
@@ -140,7 +140,7 @@ if [ -z "$systemd_pid" ]; then
 fi
 
 state=""
-for _ in $(seq 150); do
+for _ in $(seq 600); do
   state=$(nsenter -t "$systemd_pid" -m -p -r -w systemctl is-system-running 2>/dev/null || true)
   case "$state" in running|degraded) break ;; esac
   sleep 0.1
