@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "filemond-auth.h"
+#include "filemond-limits.h"
 #include "filemond-options.h"
 #include "filemond-save.h"
 #include "filemond-stream.h"
@@ -36,6 +37,7 @@ struct _FmdService {
   const FmdConfig *config;
   gboolean session_bus;
 
+  FmdLimits *limits;
   FmdRing *ring;
   FmdSession *session;
   FmdSubscribers *subscribers;
@@ -398,6 +400,7 @@ handle_subscribe (FmFilemond1           *object,
                   GVariant              *arg_options)
 {
   FmdService *self = FMD_SERVICE (object);
+  g_autoptr(GError) error = NULL;
   GVariantIter iter;
   const char *key;
 
@@ -410,7 +413,12 @@ handle_subscribe (FmFilemond1           *object,
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
 
-  fmd_subscribers_add (self->subscribers, g_dbus_method_invocation_get_sender (invocation));
+  if (!fmd_subscribers_add (self->subscribers, g_dbus_method_invocation_get_sender (invocation),
+                            &error))
+    {
+      g_dbus_method_invocation_return_gerror (invocation, error);
+      return G_DBUS_METHOD_INVOCATION_HANDLED;
+    }
   fm_filemond1_complete_subscribe (object, invocation);
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
@@ -587,7 +595,8 @@ fmd_service_new (GDBusConnection *connection,
 
   self->ring = fmd_ring_new (config->buffer_events, config->buffer_bytes);
   self->session = fmd_session_new (config, self->ring);
-  self->subscribers = fmd_subscribers_new (connection, self->ring,
+  self->limits = fmd_limits_new (connection);
+  self->subscribers = fmd_subscribers_new (connection, self->limits, self->ring,
                                            config->subscriber_queue_events);
   self->streams = fmd_streams_new (self->ring, config->stream_buffer_bytes);
   self->saves_cancellable = g_cancellable_new ();
@@ -649,6 +658,7 @@ fmd_service_dispose (GObject *object)
   g_clear_object (&self->streams);
   g_clear_object (&self->session);
   g_clear_pointer (&self->ring, fmd_ring_free);
+  g_clear_object (&self->limits);
   g_clear_object (&self->saves_cancellable);
   g_clear_object (&self->connection);
 

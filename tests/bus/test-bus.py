@@ -176,9 +176,80 @@ def client_listen(conn, seconds):
     return out
 
 
+def raw_connect(uid):
+    """A bus connection by hand: this client can send without ever reading."""
+    path = os.environ["DBUS_SYSTEM_BUS_ADDRESS"].split("path=")[1].split(",")[0]
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(path)
+    sock.sendall(b"\0AUTH EXTERNAL %s\r\n" % str(uid).encode().hex().encode())
+    assert sock.recv(256).startswith(b"OK"), "authentication failed"
+    sock.sendall(b"BEGIN\r\n")
+    return sock
+
+
+def method_blob(serial, dest, path, iface, member, body=None, flags=0):
+    msg = Gio.DBusMessage.new_method_call(dest, path, iface, member)
+    msg.set_serial(serial)
+    msg.set_flags(flags)
+    if body is not None:
+        msg.set_body(body)
+    return msg.to_blob(Gio.DBusCapabilityFlags.NONE)
+
+
+def client_attack(conn, kind, count):
+    """Floods filemond as this user; prints how many messages went out."""
+    sent = 0
+    no_reply = Gio.DBusMessageFlags.NO_REPLY_EXPECTED
+    if kind == "fd-saves":
+        r, w = os.pipe()
+        for _ in range(count):
+            msg = Gio.DBusMessage.new_method_call(BUS_NAME, PATH, IFACE, "Save")
+            msg.set_flags(no_reply)
+            msg.set_body(GLib.Variant("(hsa{sv})", (0, "jsonl", {})))
+            msg.set_unix_fd_list(Gio.UnixFDList.new_from_array([os.dup(w) for _ in range(16)]))
+            conn.send_message(msg, Gio.DBusSendMessageFlags.NONE)
+            sent += 1
+    elif kind in ("stops", "big-starts"):
+        big = {"comms": GLib.Variant("as", ["x" * 1000] * 1000)}
+        for _ in range(count):
+            if kind == "stops":
+                msg = Gio.DBusMessage.new_method_call(BUS_NAME, PATH, IFACE, "Stop")
+                msg.set_flags(no_reply)
+            else:
+                msg = Gio.DBusMessage.new_method_call(BUS_NAME, PATH, IFACE, "Start")
+                msg.set_body(GLib.Variant("(a{sv})", (big,)))
+            conn.send_message(msg, Gio.DBusSendMessageFlags.NONE)
+            sent += 1
+    elif kind == "unread":
+        # Introspect calls whose replies are never read, 400 every 30 ms for @count s
+        sock = raw_connect(os.getuid())
+        serial = 1
+        sock.sendall(method_blob(serial, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                 "org.freedesktop.DBus", "Hello"))
+        print(json.dumps({"ready": True}), flush=True)
+        sock.setblocking(False)
+        deadline = time.monotonic() + count
+        while time.monotonic() < deadline:
+            for _ in range(400):
+                serial += 1
+                try:
+                    sock.sendall(method_blob(serial, BUS_NAME, PATH,
+                                             "org.freedesktop.DBus.Introspectable",
+                                             "Introspect"))
+                    sent += 1
+                except BlockingIOError:
+                    break
+            time.sleep(0.03)
+    conn.flush_sync(None)
+    return {"sent": sent}
+
+
 def client_main(argv):
     conn = connect()
-    if argv[0] == "call":
+    if argv[0] == "attack":
+        result = client_attack(conn, argv[1], int(argv[2]))
+    elif argv[0] == "call":
         result = client_call(conn, argv[1], argv[2] if len(argv) > 2 else "")
     elif argv[0] == "listen":
         result = client_listen(conn, float(argv[1]))
@@ -462,10 +533,13 @@ def check_frozen_reader(tap, conn):
 
 
 def vm_kib(pid, field):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except FileNotFoundError:   # the check that follows says it is gone
+        pass
     return 0
 
 
@@ -611,7 +685,7 @@ def check_hostile_arguments(tap, conn):
         ("unknown-syscall", {"syscalls": GLib.Variant("as", ["openat", "frobnicate"])},
          "frobnicate"),
         ("unknown-backend", {"backend": GLib.Variant("s", "dtrace")}, "dtrace"),
-        ("huge-string", {"comms": GLib.Variant("as", ["x" * 1000000])}, "comms"),
+        ("huge-string", {"comms": GLib.Variant("as", ["x" * 100000])}, "comms"),
         ("relative-prefix", {"path-prefixes": GLib.Variant("as", ["etc"])}, "path-prefixes"),
     ]
     for name, opts, culprit in cases:
@@ -623,6 +697,14 @@ def check_hostile_arguments(tap, conn):
             tap.check(Gio.DBusError.get_remote_error(e) == ERR + "InvalidArgs"
                       and culprit in e.message[:200],
                       "/args/start/%s/invalid-args-naming-it" % name, e.message[:300])
+    # a call too big for any option is refused before it is looked at
+    try:
+        start(conn, {"comms": GLib.Variant("as", ["x" * 1000000])})
+        tap.check(False, "/args/start/huge-call-refused")
+        stop_if_running(conn)
+    except GLib.Error as e:
+        tap.check(Gio.DBusError.get_remote_error(e) == "org.freedesktop.DBus.Error.LimitsExceeded",
+                  "/args/start/huge-call-refused", e.message[:300])
     # wrong signature altogether
     try:
         conn.call_sync(BUS_NAME, PATH, IFACE, "Start", GLib.Variant("(s)", ("x",)), None,
@@ -644,6 +726,60 @@ def check_hostile_arguments(tap, conn):
                  lambda: call(conn, "OpenStream",
                               GLib.Variant("(a{sv})", ({"x": GLib.Variant("b", True)},)),
                               out_fds=True))
+
+
+def get_latency(conn):
+    """Seconds a property Get takes; 30 when it does not answer within 25 s."""
+    t = time.monotonic()
+    try:
+        prop(conn, "State")
+    except GLib.Error:
+        return 30.0
+    return time.monotonic() - t
+
+
+def daemon_alive():
+    return os.path.exists("/proc/%s" % os.environ["FILEMOND_PID"]) and \
+        not os.path.exists(os.environ["FILEMOND_EXIT_FILE"])
+
+
+def check_flood(tap, conn):
+    """Floods from an outsider (refused by polkit, yet each call costs the daemon): fds,
+    no-reply calls, big bodies and replies never read. filemond runs with RLIMIT_NOFILE
+    1024 here (what systemd gives a unit by default). It must survive each, stay within
+    its memory bound, and answer root in time: the bound is 5 s, far above an unloaded
+    answer (ms) and far below what the floods caused before they were bounded (an abort,
+    48 s, or no answer at all)."""
+    pid = int(os.environ["FILEMOND_PID"])
+    rss_before = vm_kib(pid, "VmRSS")
+    peak = rss_before
+    for kind, count in (("fd-saves", 2000), ("stops", 30000), ("big-starts", 300)):
+        res = as_user("nobody", "attack", kind, str(count))
+        peak = max(peak, vm_kib(pid, "VmRSS"))
+        latency = get_latency(conn)
+        peak = max(peak, vm_kib(pid, "VmRSS"))
+        tap.check(daemon_alive(), "/flood/%s/daemon-survives" % kind, res)
+        tap.check(latency < 5, "/flood/%s/root-answered-in-time" % kind,
+                  "%.3f s after %s" % (latency, res))
+    # tens of MB/s of replies, past dbus-daemon's 127 MiB for filemond within seconds
+    attacker = as_user("nobody", "attack", "unread", "10", background=True)
+    tap.check(json.loads(attacker.stdout.readline()).get("ready"), "/flood/unread/attacking")
+    worst = 0.0
+    deadline = time.monotonic() + 9
+    while time.monotonic() < deadline:
+        worst = max(worst, get_latency(conn))
+        peak = max(peak, vm_kib(pid, "VmRSS"))
+        time.sleep(0.1)
+    tap.check(worst < 5, "/flood/unread/root-answered-in-time", "worst %.3f s" % worst)
+    attacker.kill()
+    attacker.wait()
+    tap.check(daemon_alive(), "/flood/unread/daemon-survives")
+    growth = peak - rss_before
+    bound = 64 * 1024 * (2 if "ASAN_OPTIONS" in os.environ else 1)
+    tap.check(growth < bound, "/flood/memory-stays-bounded",
+              "RSS grew %d KiB (peak %d KiB)" % (growth, peak))
+    print("# flood: RSS %d -> peak %d KiB, unread attack worst Get %.3f s" %
+          (rss_before, peak, worst), flush=True)
 
 
 def check_subscriber_leaves(tap, conn):
@@ -799,6 +935,7 @@ def main():
         "sigkill": check_sigkill,
         "bus-gone": check_bus_gone,
         "sigterm": check_sigterm,
+        "flood": check_flood,
     }
     selected = sys.argv[1:] or list(checks)
     for name in selected:
