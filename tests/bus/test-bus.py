@@ -687,6 +687,13 @@ def check_hostile_arguments(tap, conn):
         ("unknown-backend", {"backend": GLib.Variant("s", "dtrace")}, "dtrace"),
         ("huge-string", {"comms": GLib.Variant("as", ["x" * 100000])}, "comms"),
         ("relative-prefix", {"path-prefixes": GLib.Variant("as", ["etc"])}, "path-prefixes"),
+        # within the call's bound, beyond the option's (they used to be accepted, and
+        # deduplicated in O(n^2) on the main loop)
+        ("many-uids", {"uids": GLib.Variant("au", list(range(1, 60001)))}, "uids"),
+        ("many-prefixes", {"path-prefixes": GLib.Variant(
+            "as", ["/p/%070d" % i for i in range(3000)])}, "path-prefixes"),
+        ("long-prefix", {"path-prefixes": GLib.Variant("as", ["/" + "x" * 200000])},
+         "path-prefixes"),
     ]
     for name, opts, culprit in cases:
         try:
