@@ -40,6 +40,7 @@ static const KeySpec keys[] = {
   NUM ("Buffer", "Events", KEY_COUNT, 1000, 100000000, buffer_events),
   NUM ("Buffer", "Bytes", KEY_BYTES, MIB, 64 * GIB, buffer_bytes),
   NUM ("Daemon", "IdleTimeoutSec", KEY_COUNT, 0, 86400, idle_timeout_sec),
+  NUM ("Daemon", "SaveStallSec", KEY_COUNT, 1, 3600, save_stall_sec),
   { "Daemon", "DefaultBackend", KEY_BACKEND, 0, 0, G_STRUCT_OFFSET (FmdConfig, default_backend), 0 },
   NUM ("Subscribers", "QueueEvents", KEY_COUNT, 16, 16777216, subscriber_queue_events),
   NUM ("Subscribers", "StreamBufferBytes", KEY_BYTES, 64 * KIB, GIB, stream_buffer_bytes),
@@ -63,6 +64,7 @@ fmd_config_new_default (void)
   config->buffer_events = 1000000;
   config->buffer_bytes = 256 * MIB;
   config->idle_timeout_sec = 60;
+  config->save_stall_sec = 30;
   config->default_backend = FMD_BACKEND_AUTO;
   config->subscriber_queue_events = 65536;
   config->stream_buffer_bytes = 16 * MIB;

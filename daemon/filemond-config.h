@@ -41,6 +41,8 @@ typedef struct {
   /* [Daemon] */
   guint idle_timeout_sec;     /* IdleTimeoutSec=, default 60; 0 = never exit when idle */
   int default_backend;        /* DefaultBackend=, an FmdBackendKind, default FMD_BACKEND_AUTO */
+  guint save_stall_sec;       /* SaveStallSec=, default 30: a Save whose reader takes
+                               * nothing for that long is abandoned */
   /* [Subscribers] */
   guint subscriber_queue_events;   /* QueueEvents=, default 65536 */
   guint stream_buffer_bytes;       /* StreamBufferBytes=, default 16 MiB per stream */

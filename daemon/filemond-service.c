@@ -27,8 +27,11 @@
 /* PropertiesChanged for the counters at most this often. */
 #define COUNTERS_INTERVAL_MS 250
 #define STATUS_INTERVAL_SEC 2
-/* A client that never reads its Save pipe holds a thread; bound how many can. */
+/* A save holds a thread, a descriptor and a snapshot of the ring until its reader has
+ * it all (or took nothing for SaveStallSec): bound how many, in all and per caller, so
+ * that one caller cannot take every slot. */
 #define MAX_SAVES 16
+#define MAX_SAVES_PER_PEER 2
 
 struct _FmdService {
   FmFilemond1Skeleton parent_instance;
@@ -45,6 +48,7 @@ struct _FmdService {
 
   GCancellable *saves_cancellable;
   guint n_saves;
+  GHashTable *saves_by_peer;   /* unique name -> number of its saves in progress */
 
   guint ring_watch;
   guint counters_id;
@@ -294,7 +298,29 @@ parse_since_seq (GVariant  *options,
 typedef struct {
   FmdService *self;
   GDBusMethodInvocation *invocation;
+  char *peer;
 } SaveCall;
+
+static guint
+peer_saves (FmdService *self,
+            const char *peer)
+{
+  return GPOINTER_TO_UINT (g_hash_table_lookup (self->saves_by_peer, peer));
+}
+
+static void
+count_save (FmdService *self,
+            const char *peer,
+            int         delta)
+{
+  guint n = peer_saves (self, peer) + delta;
+
+  self->n_saves += delta;
+  if (n == 0)
+    g_hash_table_remove (self->saves_by_peer, peer);
+  else
+    g_hash_table_insert (self->saves_by_peer, g_strdup (peer), GUINT_TO_POINTER (n));
+}
 
 static void
 save_done_cb (GObject      *source,
@@ -322,9 +348,10 @@ save_done_cb (GObject      *source,
       g_dbus_method_invocation_return_gerror (call->invocation, error);
     }
 
-  call->self->n_saves--;
+  count_save (call->self, call->peer, -1);
   update_idle (call->self);
   g_object_unref (call->self);
+  g_free (call->peer);
   g_free (call);
 }
 
@@ -342,6 +369,9 @@ handle_save (FmFilemond1           *object,
   gboolean has_since;
   guint64 since_seq;
   gint32 handle = g_variant_get_handle (arg_fd);
+  /* no sender on a peer-to-peer connection (manual tests) */
+  const char *sender = g_dbus_method_invocation_get_sender (invocation) != NULL ?
+                       g_dbus_method_invocation_get_sender (invocation) : "";
   SaveCall *call;
   int fd;
 
@@ -374,23 +404,27 @@ handle_save (FmFilemond1           *object,
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
 
-  if (self->n_saves >= MAX_SAVES)
+  if (self->n_saves >= MAX_SAVES || peer_saves (self, sender) >= MAX_SAVES_PER_PEER)
     {
       close (fd);
-      g_dbus_method_invocation_return_error (invocation, FM_ERROR, FM_ERROR_IO,
-                                             "%d saves are in progress already; try again "
-                                             "when one has finished", MAX_SAVES);
+      g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR,
+                                             G_DBUS_ERROR_LIMITS_EXCEEDED,
+                                             "%u saves are in progress already (at most %d, "
+                                             "%d per connection); try again when one has "
+                                             "finished", self->n_saves, MAX_SAVES,
+                                             MAX_SAVES_PER_PEER);
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
 
   call = g_new0 (SaveCall, 1);
   call->self = g_object_ref (self);
   call->invocation = invocation;
-  self->n_saves++;
+  call->peer = g_strdup (sender);
+  count_save (self, sender, +1);
   update_idle (self);
 
   fmd_save_async (fmd_ring_snapshot (self->ring, since_seq), fd, format,
-                  self->saves_cancellable, save_done_cb, call);
+                  self->config->save_stall_sec, self->saves_cancellable, save_done_cb, call);
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
@@ -600,6 +634,7 @@ fmd_service_new (GDBusConnection *connection,
                                            config->subscriber_queue_events);
   self->streams = fmd_streams_new (self->ring, config->stream_buffer_bytes);
   self->saves_cancellable = g_cancellable_new ();
+  self->saves_by_peer = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   available = fmd_session_dup_available_backends (self->session);
   fm_filemond1_set_version (iface, PACKAGE_VERSION);
@@ -660,6 +695,7 @@ fmd_service_dispose (GObject *object)
   g_clear_pointer (&self->ring, fmd_ring_free);
   g_clear_object (&self->limits);
   g_clear_object (&self->saves_cancellable);
+  g_clear_pointer (&self->saves_by_peer, g_hash_table_unref);
   g_clear_object (&self->connection);
 
   G_OBJECT_CLASS (fmd_service_parent_class)->dispose (object);

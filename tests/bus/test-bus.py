@@ -789,6 +789,78 @@ def check_flood(tap, conn):
           (rss_before, peak, worst), flush=True)
 
 
+def check_stalled_saves(tap, conn):
+    """Saves into FIFOs whose reader never reads (the caller holds the FIFO open itself),
+    then the callers leave: every Save of anyone used to fail from then on. With
+    SaveStallSec=2 here they are abandoned, and one connection holds at most 2."""
+    fake_stap("normal", "forever")
+    start(conn)
+    wait_for(lambda: prop(conn, "EventCount") > 5000, 30)
+    stop_if_running(conn)
+    fifo = os.path.join(os.environ["FILEMON_TEST_TMP"], "stall.fifo")
+    os.mkfifo(fifo)
+    hog = connect()
+    outcomes = []
+    for i in range(3):
+        fd = os.open(fifo, os.O_RDWR)
+        fds = Gio.UnixFDList.new_from_array([fd])
+        hog.call_with_unix_fd_list(
+            BUS_NAME, PATH, IFACE, "Save", GLib.Variant("(hsa{sv})", (0, "text", {})), None,
+            Gio.DBusCallFlags.NONE, 60000, fds, None,
+            lambda c, res, _: outcomes.append(_try_finish(c, res)), None)
+    ctx = GLib.MainContext.default()
+    wait_for(lambda: ctx.iteration(False) or len(outcomes) >= 1, 10)
+    tap.check(outcomes and "LimitsExceeded" in outcomes[0],
+              "/save/stall/third-save-of-one-connection-refused", outcomes)
+    others = []
+    for i in range(14):
+        other = connect()
+        fd = os.open(fifo, os.O_RDWR)
+        other.call_with_unix_fd_list(
+            BUS_NAME, PATH, IFACE, "Save", GLib.Variant("(hsa{sv})", (0, "text", {})), None,
+            Gio.DBusCallFlags.NONE, 60000, Gio.UnixFDList.new_from_array([fd]), None,
+            lambda c, res, _: outcomes.append(_try_finish(c, res)), None)
+        others.append(other)
+    out = os.open(os.path.join(os.environ["FILEMON_TEST_TMP"], "stall.out"),
+                  os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    refusal = []
+    # root saves only the last event: the point is whether a slot is free
+    last = {"since-seq": GLib.Variant("t", prop(conn, "EventCount"))}
+
+    def refused():
+        ctx.iteration(False)
+        try:
+            save(conn, "text", out, last)
+            return False
+        except GLib.Error as e:
+            refusal[:] = [e.message]
+            return "LimitsExceeded" in (Gio.DBusError.get_remote_error(e) or "")
+    tap.check(wait_for(refused, 20), "/save/stall/all-slots-taken-while-stalled",
+              (refusal, outcomes))
+    for c in [hog] + others:
+        c.close_sync(None)
+    t = time.monotonic()
+
+    def saved():
+        try:
+            save(conn, "text", out, last)
+            return True
+        except GLib.Error:
+            return False
+    tap.check(wait_for(saved, 30), "/save/stall/stalled-saves-abandoned",
+              "%.1f s" % (time.monotonic() - t))
+    print("# stalled saves freed after %.1f s" % (time.monotonic() - t), flush=True)
+    os.close(out)
+
+
+def _try_finish(c, res):
+    try:
+        c.call_with_unix_fd_list_finish(res)
+        return "ok"
+    except GLib.Error as e:
+        return Gio.DBusError.get_remote_error(e) or e.message
+
+
 def check_subscriber_leaves(tap, conn):
     """A subscriber that disconnects mid-capture is forgotten; capture goes on."""
     fake_stap("normal", "forever")
@@ -943,6 +1015,7 @@ def main():
         "bus-gone": check_bus_gone,
         "sigterm": check_sigterm,
         "flood": check_flood,
+        "stalled-saves": check_stalled_saves,
     }
     selected = sys.argv[1:] or list(checks)
     for name in selected:
