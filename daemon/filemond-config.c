@@ -43,7 +43,7 @@ static const KeySpec keys[] = {
   NUM ("Daemon", "SaveStallSec", KEY_COUNT, 1, 3600, save_stall_sec),
   { "Daemon", "DefaultBackend", KEY_BACKEND, 0, 0, G_STRUCT_OFFSET (FmdConfig, default_backend), 0 },
   NUM ("Subscribers", "QueueEvents", KEY_COUNT, 16, 16777216, subscriber_queue_events),
-  NUM ("Subscribers", "StreamBufferBytes", KEY_BYTES, 64 * KIB, GIB, stream_buffer_bytes),
+  NUM ("Subscribers", "StreamBufferBytes", KEY_BYTES, 64 * KIB, 16 * MIB, stream_buffer_bytes),
   { "Stap", "Path", KEY_ABS_PATH, 0, 0, G_STRUCT_OFFSET (FmdConfig, stap_path), 0 },
   NUM ("Stap", "BufferMB", KEY_COUNT, 1, 4095, stap_buffer_mb),
   { "Stap", "CheckKernel", KEY_BOOL, 0, 0, G_STRUCT_OFFSET (FmdConfig, stap_check_kernel), 0 },
@@ -67,7 +67,7 @@ fmd_config_new_default (void)
   config->save_stall_sec = 30;
   config->default_backend = FMD_BACKEND_AUTO;
   config->subscriber_queue_events = 65536;
-  config->stream_buffer_bytes = 16 * MIB;
+  config->stream_buffer_bytes = 1 * MIB;
   config->stap_path = g_strdup (FILEMON_STAP_PATH);
   config->stap_buffer_mb = 64;
   config->stap_check_kernel = TRUE;

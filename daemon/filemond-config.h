@@ -45,7 +45,7 @@ typedef struct {
                                * nothing for that long is abandoned */
   /* [Subscribers] */
   guint subscriber_queue_events;   /* QueueEvents=, default 65536 */
-  guint stream_buffer_bytes;       /* StreamBufferBytes=, default 16 MiB per stream */
+  guint stream_buffer_bytes;       /* StreamBufferBytes=, default 1 MiB per stream */
   /* [Stap] */
   char *stap_path;            /* Path=, default FILEMON_STAP_PATH */
   guint stap_buffer_mb;       /* BufferMB=, default 64 (stap -s) */

@@ -295,6 +295,15 @@ parse_since_seq (GVariant  *options,
   return TRUE;
 }
 
+/* The caller's unique name; "" on a peer-to-peer connection (manual tests). */
+static const char *
+peer_name (GDBusMethodInvocation *invocation)
+{
+  const char *sender = g_dbus_method_invocation_get_sender (invocation);
+
+  return sender != NULL ? sender : "";
+}
+
 typedef struct {
   FmdService *self;
   GDBusMethodInvocation *invocation;
@@ -369,9 +378,7 @@ handle_save (FmFilemond1           *object,
   gboolean has_since;
   guint64 since_seq;
   gint32 handle = g_variant_get_handle (arg_fd);
-  /* no sender on a peer-to-peer connection (manual tests) */
-  const char *sender = g_dbus_method_invocation_get_sender (invocation) != NULL ?
-                       g_dbus_method_invocation_get_sender (invocation) : "";
+  const char *sender = peer_name (invocation);
   SaveCall *call;
   int fd;
 
@@ -482,7 +489,8 @@ handle_open_stream (FmFilemond1           *object,
   int fd;
 
   if (!parse_since_seq (arg_options, "OpenStream", &has_since, &since_seq, &error) ||
-      (fd = fmd_streams_open (self->streams, has_since, since_seq, &error)) < 0)
+      (fd = fmd_streams_open (self->streams, peer_name (invocation), has_since, since_seq,
+                              &error)) < 0)
     {
       g_dbus_method_invocation_return_gerror (invocation, error);
       return G_DBUS_METHOD_INVOCATION_HANDLED;

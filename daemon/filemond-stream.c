@@ -7,6 +7,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <gio/gio.h>
+
 #include "fm-error.h"
 #include "fm-stream.h"
 
@@ -26,6 +28,7 @@ typedef enum {
 typedef struct {
   GSource source;
   FmdStreams *owner;      /* not a reference: the owner destroys its streams first */
+  char *peer;             /* the bus name that opened it */
   gpointer fd_tag;
   int fd;
   gboolean blocked;
@@ -78,6 +81,7 @@ stream_finalize (GSource *source)
 
   if (stream->fd >= 0)
     close (stream->fd);
+  g_free (stream->peer);
 }
 
 static GSourceFuncs stream_source_funcs = {
@@ -301,8 +305,20 @@ on_stream_ready (FmdStreams   *self,
     }
 }
 
+static guint
+peer_streams (FmdStreams *self,
+              const char *peer)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < self->streams->len; i++)
+    n += g_str_equal (((Stream *) g_ptr_array_index (self->streams, i))->peer, peer);
+  return n;
+}
+
 int
 fmd_streams_open (FmdStreams *self,
+                  const char *peer,
                   gboolean    replay,
                   guint64     since_seq,
                   GError    **error)
@@ -314,6 +330,15 @@ fmd_streams_open (FmdStreams *self,
   int saved_errno;
 
   g_return_val_if_fail (FMD_IS_STREAMS (self), -1);
+  g_return_val_if_fail (peer != NULL, -1);
+
+  if (self->streams->len >= FMD_STREAMS_MAX || peer_streams (self, peer) >= FMD_STREAMS_PER_PEER)
+    {
+      g_set_error (error, G_DBUS_ERROR, G_DBUS_ERROR_LIMITS_EXCEEDED,
+                   "%u streams are open already (at most %d, %d per connection); close one "
+                   "first", self->streams->len, FMD_STREAMS_MAX, FMD_STREAMS_PER_PEER);
+      return -1;
+    }
 
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, sv) < 0)
     {
@@ -340,7 +365,9 @@ fmd_streams_open (FmdStreams *self,
   (void) shutdown (sv[0], SHUT_RD);
 
   /* The kernel doubles the value for its bookkeeping: ask for half. SO_SNDBUFFORCE goes
-   * beyond net.core.wmem_max (root); plain SO_SNDBUF is the fallback. */
+   * beyond net.core.wmem_max (root); plain SO_SNDBUF is the fallback. The buffer is
+   * kernel memory charged to filemond's cgroup whether or not anyone reads: with
+   * FMD_STREAMS_MAX streams it stays within the unit's MemoryHigh. */
   sndbuf = (int) MIN (self->socket_buffer_bytes / 2, (gsize) G_MAXINT / 2);
   if (setsockopt (sv[0], SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof sndbuf) < 0 &&
       setsockopt (sv[0], SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf) < 0)
@@ -349,6 +376,7 @@ fmd_streams_open (FmdStreams *self,
   stream = (Stream *) g_source_new (&stream_source_funcs, sizeof (Stream));
   g_source_set_static_name ((GSource *) stream, "[filemond] stream");
   stream->owner = self;
+  stream->peer = g_strdup (peer);
   stream->fd = sv[0];
   stream->fd_tag = g_source_add_unix_fd ((GSource *) stream, sv[0], G_IO_HUP | G_IO_ERR);
 

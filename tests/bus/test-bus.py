@@ -853,6 +853,35 @@ def check_stalled_saves(tap, conn):
     os.close(out)
 
 
+def check_stream_bounds(tap, conn):
+    """Never-read streams each pinned a socket buffer (16 MiB, forced) for as long as the
+    fd limit allowed: now at most 4 a connection and 32 in all."""
+    conns = [connect() for _ in range(10)]
+    opened, refused = [], []
+    for c in conns:
+        for _ in range(5):
+            try:
+                opened.append(open_stream(c))
+            except GLib.Error as e:
+                refused.append(Gio.DBusError.get_remote_error(e))
+    tap.check(len(opened) == 32, "/streams/at-most-32", "%d opened" % len(opened))
+    tap.check(refused and all(r == "org.freedesktop.DBus.Error.LimitsExceeded" for r in refused),
+              "/streams/beyond-refused-with-limits-exceeded", refused[:3])
+    for r in opened[:4]:
+        r.sock.close()
+    tap.check(wait_for(lambda: _can_open(conns[-1])), "/streams/closing-frees-a-slot")
+    for r in opened[4:]:
+        r.sock.close()
+
+
+def _can_open(c):
+    try:
+        open_stream(c).sock.close()
+        return True
+    except GLib.Error:
+        return False
+
+
 def _try_finish(c, res):
     try:
         c.call_with_unix_fd_list_finish(res)
@@ -1016,6 +1045,7 @@ def main():
         "sigterm": check_sigterm,
         "flood": check_flood,
         "stalled-saves": check_stalled_saves,
+        "streams": check_stream_bounds,
     }
     selected = sys.argv[1:] or list(checks)
     for name in selected:
