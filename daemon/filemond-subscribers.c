@@ -135,8 +135,10 @@ flush_one (FmdSubscribers *self,
     {
       sub->missed += next - sub->cursor - self->queue_events;
       sub->cursor = next - self->queue_events;
-      overflow = TRUE;
     }
+  /* A full queue counts too: a flush that finds no new event since the last must not
+   * reset the clock of a subscriber that takes nothing. */
+  overflow = overflow || next - sub->cursor >= self->queue_events;
 
   if (!overflow)
     sub->overflowing_since = 0;
