@@ -874,20 +874,24 @@ def check_stream_bounds(tap, conn):
         r.sock.close()
 
 
-def subscriber_process(user):
-    """A member's process that subscribes and then does nothing (to be stopped)."""
+def subscriber_process(user, n=1):
+    """A process of @user with @n connections that subscribe, then do nothing (to be
+    stopped or killed); returns it and the first connection's unique name."""
     uid = USERS[user]
     proc = subprocess.Popen(
         ["setpriv", "--reuid=%d" % uid, "--regid=%d" % uid, "--init-groups", "--",
          sys.executable, "-c",
          "import os, time\n"
          "from gi.repository import Gio, GLib\n"
-         "c = Gio.DBusConnection.new_for_address_sync(os.environ['DBUS_SYSTEM_BUS_ADDRESS'],"
+         "conns = []\n"
+         "for _ in range(%d):\n" % n +
+         "  c = Gio.DBusConnection.new_for_address_sync(os.environ['DBUS_SYSTEM_BUS_ADDRESS'],"
          " Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT |"
          " Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)\n"
-         "c.call_sync('%s', '%s', '%s', 'Subscribe', GLib.Variant('(a{sv})', ({},)), None,"
+         "  c.call_sync('%s', '%s', '%s', 'Subscribe', GLib.Variant('(a{sv})', ({},)), None,"
          " Gio.DBusCallFlags.NONE, 5000, None)\n" % (BUS_NAME, PATH, IFACE) +
-         "print(c.get_unique_name(), flush=True)\n"
+         "  conns.append(c)\n"
+         "print(' '.join(c.get_unique_name() for c in conns), flush=True)\n"
          "time.sleep(600)\n"], stdout=subprocess.PIPE, text=True)
     return proc, proc.stdout.readline().strip()
 
@@ -958,9 +962,10 @@ def check_dead_subscribers(tap, conn):
     rule each stopped at dbus-daemon's 512 a connection), and filemond goes idle."""
     fake_stap("normal", "forever")
     start(conn)
-    procs = [subscriber_process(user) for user in ("fmtest", "root") for _ in range(12)]
-    names = [n for _, n in procs]
-    tap.check(all(n.startswith(":") for n in names), "/subscribers/subscribed")
+    procs = [subscriber_process(user, 12) for user in ("fmtest", "root")]
+    names = [n for _, line in procs for n in line.split()]
+    tap.check(len(names) == 24 and all(n.startswith(":") for n in names),
+              "/subscribers/subscribed", names)
     for p, _ in procs:
         p.kill()
         p.wait()
