@@ -22,6 +22,7 @@ typedef struct {
   guint64 acked;            /* of those, proven read by a Ping's answer */
   guint64 ping_at;          /* `sent` when the outstanding Ping went out */
   gboolean ping_outstanding;
+  gboolean refused_unread;  /* told already that it must read first */
   gboolean vanished;
 } Peer;
 
@@ -150,6 +151,7 @@ ping_done_cb (GObject      *source,
         {
           self->unread -= peer->ping_at - peer->acked;
           peer->acked = peer->ping_at;
+          peer->refused_unread = FALSE;
         }
       else if (!peer_answered (error))
         g_debug ("%s did not answer a Ping: %s", data->name, error->message);
@@ -234,8 +236,14 @@ check_call_locked (FmdLimits    *self,
 
   if (peer_blocked (self, peer, 0))
     {
-      /* any answer would only pile up unread too */
+      /* One small refusal, so that a client that reads (and answers the Ping in a
+       * moment) is not left waiting for a reply; after it, silence: any answer to one
+       * that does not read would only pile up too. */
       maybe_ping_locked (self, sender, peer);
+      if (!peer->refused_unread)
+        *why = g_strdup ("this connection has not read what filemond sent it; read it "
+                         "and call again");
+      peer->refused_unread = TRUE;
       return FALSE;
     }
   if (n_fds > allowed_fds (message))

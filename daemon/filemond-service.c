@@ -56,6 +56,7 @@ struct _FmdService {
   guint watchdog_id;
   guint idle_id;
   gboolean shutting_down;
+  gboolean capturing;       /* what watchers were last told */
 };
 
 enum {
@@ -178,6 +179,22 @@ watchdog_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* Watchers follow one shared capture: tell them when it stops or a new one starts, in
+ * band, whoever did it. */
+static void
+tell_watchers (FmdService *self,
+               FmdState    state)
+{
+  gboolean capturing = state == FMD_STATE_STARTING || state == FMD_STATE_RUNNING;
+
+  if (capturing == self->capturing)
+    return;
+  self->capturing = capturing;
+  fmd_subscribers_capture_changed (self->subscribers, capturing);
+  fmd_streams_capture_changed (self->streams,
+                               capturing ? FM_CAPTURE_STARTED : FM_CAPTURE_STOPPED);
+}
+
 static void
 session_changed_cb (FmdSession *session,
                     GParamSpec *pspec,
@@ -198,6 +215,7 @@ session_changed_cb (FmdSession *session,
       g_autoptr(GVariant) available = fmd_session_dup_available_backends (session);
       fm_filemond1_set_available_backends (iface, available);
       status_cb (self);
+      tell_watchers (self, fmd_session_get_state (session));
     }
 
   fmd_streams_set_dropped_total (self->streams, fmd_session_get_dropped_count (session));

@@ -18,6 +18,9 @@
 /* The header, a dropped and a gap record, or the unsent tail of one event record. */
 #define PENDING_MAX (FM_RECORD_MAX_SIZE + FM_STREAM_HEADER_SIZE)
 
+/* A reader told of fewer changes than this behind is told of the last ones only. */
+#define CAPTURE_CHANGES 8
+
 typedef enum {
   FLUSH_IDLE,      /* caught up with the ring */
   FLUSH_BLOCKED,   /* the socket is full: wait for POLLOUT */
@@ -34,6 +37,7 @@ typedef struct {
   gboolean blocked;
   guint64 cursor;         /* next seq owed to the reader */
   guint64 dropped_sent;   /* the DroppedCount the reader knows */
+  guint64 changes_sent;   /* capture changes the reader was told of */
   gsize pending_len;
   gsize pending_off;
   guint8 pending[PENDING_MAX];
@@ -48,6 +52,12 @@ struct _FmdStreams {
   GPtrArray *streams;     /* Stream * */
   guint flush_id;
   guint64 dropped_total;
+  /* the last CAPTURE_CHANGES changes of the capture, by their number modulo that */
+  struct {
+    FmCaptureChange change;
+    guint64 next_seq;
+  } changes[CAPTURE_CHANGES];
+  guint64 n_changes;
   guint64 gap_total;
 };
 
@@ -177,6 +187,19 @@ stream_flush (FmdStreams *self,
           continue;
         }
       stream->pending_off = stream->pending_len = 0;
+
+      if (stream->changes_sent < self->n_changes)
+        {
+          guint64 change = MAX (stream->changes_sent,
+                                self->n_changes - MIN (self->n_changes, CAPTURE_CHANGES));
+          guint i = change % CAPTURE_CHANGES;
+
+          fm_record_encode_capture (stream->pending, self->changes[i].change,
+                                    self->changes[i].next_seq);
+          stream->pending_len = FM_RECORD_CAPTURE_SIZE;
+          stream->changes_sent = change + 1;
+          continue;
+        }
 
       if (stream->dropped_sent != self->dropped_total)
         {
@@ -377,6 +400,7 @@ fmd_streams_open (FmdStreams *self,
   g_source_set_static_name ((GSource *) stream, "[filemond] stream");
   stream->owner = self;
   stream->peer = g_strdup (peer);
+  stream->changes_sent = self->n_changes;
   stream->fd = sv[0];
   stream->fd_tag = g_source_add_unix_fd ((GSource *) stream, sv[0], G_IO_HUP | G_IO_ERR);
 
@@ -397,6 +421,21 @@ fmd_streams_open (FmdStreams *self,
 
   schedule_flush (self);
   return sv[1];
+}
+
+void
+fmd_streams_capture_changed (FmdStreams      *self,
+                             FmCaptureChange  change)
+{
+  guint i;
+
+  g_return_if_fail (FMD_IS_STREAMS (self));
+
+  i = self->n_changes % CAPTURE_CHANGES;
+  self->changes[i].change = change;
+  self->changes[i].next_seq = fmd_ring_get_next_seq (self->ring);
+  self->n_changes++;
+  schedule_flush (self);
 }
 
 void

@@ -14,6 +14,7 @@
 #include <glib-object.h>
 
 #include "filemond-ring.h"
+#include "fm-stream.h"
 
 G_BEGIN_DECLS
 
@@ -41,6 +42,10 @@ int fmd_streams_open (FmdStreams *self,
                       gboolean    replay,
                       guint64     since_seq,
                       GError    **error);
+
+/* The capture stopped or a new one started: each stream gets a capture record. */
+void fmd_streams_capture_changed (FmdStreams      *self,
+                                  FmCaptureChange  change);
 
 /* The daemon's DroppedCount; each stream sends a dropped record when it changes. */
 void fmd_streams_set_dropped_total (FmdStreams *self,

@@ -380,6 +380,24 @@ fmd_subscribers_get_n_subscribers (FmdSubscribers *self)
 }
 
 void
+fmd_subscribers_capture_changed (FmdSubscribers *self,
+                                 gboolean        running)
+{
+  GHashTableIter iter;
+  Subscriber *sub;
+
+  g_return_if_fail (FMD_IS_SUBSCRIBERS (self));
+
+  /* the events before the change go first, so that next_seq follows them */
+  flush_all (self, TRUE, FALSE);
+  g_hash_table_iter_init (&iter, self->subscribers);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &sub))
+    if (fmd_limits_may_send (self->limits, sub->name, 0))
+      emit_to (self, sub, "CaptureChanged",
+               g_variant_new ("(bt)", running, fmd_ring_get_next_seq (self->ring)));
+}
+
+void
 fmd_subscribers_flush (FmdSubscribers *self)
 {
   g_return_if_fail (FMD_IS_SUBSCRIBERS (self));

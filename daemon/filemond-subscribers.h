@@ -47,6 +47,9 @@ FmdSubscribers *fmd_subscribers_new (GDBusConnection *connection,
 gboolean fmd_subscribers_add (FmdSubscribers *self,
                               const char     *unique_name,
                               GError        **error);
+/* Tells every subscriber that the capture stopped or (@running) a new one started. */
+void fmd_subscribers_capture_changed (FmdSubscribers *self,
+                                      gboolean        running);
 /* Removes @unique_name; harmless when it is not subscribed. */
 void fmd_subscribers_remove (FmdSubscribers *self,
                              const char     *unique_name);
