@@ -447,7 +447,10 @@ fmd_limits_new (GDBusConnection *connection)
   self = g_object_new (FMD_TYPE_LIMITS, NULL);
   self->connection = g_object_ref (connection);
   self->main_context = g_main_context_ref_thread_default ();
-  self->filter_id = g_dbus_connection_add_filter (connection, filter_cb, self, NULL);
+  /* The filter may still run in the worker thread after it is removed: it holds a
+   * reference, dropped when GDBus says it is done with it. */
+  self->filter_id = g_dbus_connection_add_filter (connection, filter_cb, g_object_ref (self),
+                                                  g_object_unref);
   if (g_dbus_connection_get_unique_name (connection) != NULL)
     self->owner_changed_id =
       g_dbus_connection_signal_subscribe (connection, "org.freedesktop.DBus",

@@ -42,7 +42,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (FmdLimits, fmd_limits, FMD, LIMITS, GObject)
 
 /* Installs the filter on @connection. Signal "peer-vanished" (const char *name), on the
- * main context. */
+ * main context. The filter holds a reference: g_object_run_dispose() removes it. */
 FmdLimits *fmd_limits_new (GDBusConnection *connection);
 
 /* Whether a message of about @bytes to @peer keeps it within its unread bounds; when not,

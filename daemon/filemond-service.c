@@ -719,6 +719,8 @@ fmd_service_dispose (GObject *object)
   g_clear_object (&self->streams);
   g_clear_object (&self->session);
   g_clear_pointer (&self->ring, fmd_ring_free);
+  if (self->limits != NULL)
+    g_object_run_dispose (G_OBJECT (self->limits));
   g_clear_object (&self->limits);
   g_clear_object (&self->saves_cancellable);
   g_clear_pointer (&self->saves_by_peer, g_hash_table_unref);

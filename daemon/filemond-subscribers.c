@@ -444,7 +444,11 @@ fmd_subscribers_dispose (GObject *object)
     }
   g_hash_table_remove_all (self->subscribers);
   g_clear_pointer (&self->cached_batch, g_variant_unref);
-  g_clear_signal_handler (&self->vanished_handler, self->limits);
+  /* the limits may have been disposed first, which took their handlers with them */
+  if (self->vanished_handler != 0 &&
+      g_signal_handler_is_connected (self->limits, self->vanished_handler))
+    g_signal_handler_disconnect (self->limits, self->vanished_handler);
+  self->vanished_handler = 0;
   g_clear_object (&self->limits);
   g_clear_object (&self->connection);
 

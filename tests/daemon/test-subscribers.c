@@ -58,6 +58,7 @@ static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
   g_clear_object (&f->subs);
+  g_object_run_dispose (G_OBJECT (f->limits));
   g_clear_object (&f->limits);
   fmd_ring_free (f->ring);
   g_clear_object (&f->daemon);
