@@ -192,8 +192,10 @@ update_wake_seq (FmdSubscribers *self)
 
   self->wake_seq = G_MAXUINT64;
   g_hash_table_iter_init (&iter, self->subscribers);
+  /* a subscriber that is not reading waits for the tick: an early flush on every batch
+   * the ring takes would only find it still blocked */
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &sub))
-    if (sub->tokens >= FMD_SUBSCRIBER_BATCH)
+    if (sub->tokens >= FMD_SUBSCRIBER_BATCH && fmd_limits_may_send (self->limits, sub->name, 0))
       self->wake_seq = MIN (self->wake_seq, sub->cursor + FMD_SUBSCRIBER_BATCH);
 }
 

@@ -924,8 +924,8 @@ def check_load(tap, conn):
     subscriber is stopped (SIGSTOP) during a capture at full speed, and root calling
     all along, for LOAD_SECONDS. The stalled subscriber is dropped and filemond's RSS
     stays bounded; root's answers stay fast: p99 under 100 ms, or (on a machine slowed by
-    other work) within 5x of the p99 of the same calls measured in this run before the
-    attack. A bound on time alone would be a verdict on the machine, not on filemond."""
+    other work) within 5x (10x under ASan) of the p99 of the same calls measured in this
+    run before the attack. A bound on time alone would be a verdict on the machine, not on filemond."""
     seconds = float(os.environ.get("FILEMON_LOAD_SECONDS", "20"))
     pid = int(os.environ["FILEMOND_PID"])
     fake_stap("normal", "forever")
@@ -956,7 +956,10 @@ def check_load(tap, conn):
     tap.check(growth < bound, "/load/memory-stays-bounded",
               "RSS grew %d KiB (peak %d KiB)" % (growth, peak))
     p99, base99 = percentile(latencies, 0.99), percentile(baseline, 0.99)
-    tap.check(p99 < 0.1 or p99 < 5 * base99, "/load/root-answers-fast",
+    # AddressSanitizer slows filemond (parsing each flooding call included) 2-3x but not
+    # the attacker, so the same flood weighs more on it there
+    factor = 10 if "ASAN_OPTIONS" in os.environ else 5
+    tap.check(p99 < 0.1 or p99 < factor * base99, "/load/root-answers-fast",
               "p99 %.1f ms under attack, %.1f ms before" % (p99 * 1000, base99 * 1000))
     print("# load %.0f s: %d events; root p99 %.1f ms (before %.1f ms, %d calls); RSS %d -> "
           "peak %d KiB" % (seconds, events, p99 * 1000, base99 * 1000, len(latencies),
