@@ -317,10 +317,10 @@ outgoing_locked (FmdLimits    *self,
   if (dest == NULL || dest[0] != ':')
     return;
 
-  /* A peer is known from its first call; a signal may be the first word to a subscriber.
-   * Nothing else may create an entry: a reply to a name that has vanished would stay. */
-  peer = type == G_DBUS_MESSAGE_TYPE_SIGNAL ? peer_get (self, dest)
-                                            : g_hash_table_lookup (self->peers, dest);
+  /* A peer is known from its first call (a subscriber's is Subscribe) until it leaves
+   * the bus; nothing sent to it may create an entry: one for a name that has left (a
+   * reply or a signal queued before it did) would stay forever. */
+  peer = g_hash_table_lookup (self->peers, dest);
   if (peer == NULL)
     return;
   if (type == G_DBUS_MESSAGE_TYPE_METHOD_RETURN || type == G_DBUS_MESSAGE_TYPE_ERROR)
