@@ -143,14 +143,24 @@ fm_record_append_event (GByteArray    *buf,
   fm_record_encode_event (event, buf->data + old_len);
 }
 
+/* The 8 bytes every record starts with. */
+static void
+put_record_head (guint8       *out,
+                 guint32       size,
+                 FmRecordType  type,
+                 guint16       aux)
+{
+  put_u32 (out, size);
+  put_u16 (out + 4, type);
+  put_u16 (out + 6, aux);
+}
+
 void
 fm_record_encode_gap (guint8  out[FM_RECORD_GAP_SIZE],
                       guint64 first_seq,
                       guint64 count)
 {
-  put_u32 (out, FM_RECORD_GAP_SIZE);
-  put_u16 (out + 4, FM_RECORD_GAP);
-  put_u16 (out + 6, 0);
+  put_record_head (out, FM_RECORD_GAP_SIZE, FM_RECORD_GAP, 0);
   put_u64 (out + 8, first_seq);
   put_u64 (out + 16, count);
 }
@@ -159,10 +169,17 @@ void
 fm_record_encode_dropped (guint8  out[FM_RECORD_DROPPED_SIZE],
                           guint64 total)
 {
-  put_u32 (out, FM_RECORD_DROPPED_SIZE);
-  put_u16 (out + 4, FM_RECORD_DROPPED);
-  put_u16 (out + 6, 0);
+  put_record_head (out, FM_RECORD_DROPPED_SIZE, FM_RECORD_DROPPED, 0);
   put_u64 (out + 8, total);
+}
+
+void
+fm_record_encode_capture (guint8          out[FM_RECORD_CAPTURE_SIZE],
+                          FmCaptureChange change,
+                          guint64         next_seq)
+{
+  put_record_head (out, FM_RECORD_CAPTURE_SIZE, FM_RECORD_CAPTURE, change);
+  put_u64 (out + 8, next_seq);
 }
 
 static gboolean
@@ -338,6 +355,14 @@ dispatch (FmStreamDecoder *decoder,
         return fail (decoder, error, "dropped record of the wrong size");
       if (decoder->callbacks.dropped != NULL)
         decoder->callbacks.dropped (get_u64 (rec + 8), decoder->user_data);
+      return TRUE;
+    case FM_RECORD_CAPTURE:
+      if (size != FM_RECORD_CAPTURE_SIZE)
+        return fail (decoder, error, "capture record of the wrong size");
+      /* a change this version does not know is skipped, as an unknown type is */
+      if (decoder->callbacks.capture != NULL &&
+          (get_u16 (rec + 6) == FM_CAPTURE_STOPPED || get_u16 (rec + 6) == FM_CAPTURE_STARTED))
+        decoder->callbacks.capture (get_u16 (rec + 6), get_u64 (rec + 8), decoder->user_data);
       return TRUE;
     default:
       /* a record type from a later version: its size says how far to skip */

@@ -54,6 +54,7 @@ G_BEGIN_DECLS
 #define FM_RECORD_EVENT_FIXED  64
 #define FM_RECORD_GAP_SIZE     24
 #define FM_RECORD_DROPPED_SIZE 16
+#define FM_RECORD_CAPTURE_SIZE 16
 /* Upper bound of one record's size; the decoder refuses anything larger. */
 #define FM_RECORD_MAX_SIZE     (FM_RECORD_EVENT_FIXED + 2 * FM_PATH_MAX + FM_COMM_MAX + FM_DETAIL_MAX + 4)
 
@@ -61,7 +62,14 @@ typedef enum {
   FM_RECORD_EVENT = 1,
   FM_RECORD_GAP = 2,
   FM_RECORD_DROPPED = 3,
+  FM_RECORD_CAPTURE = 4,
 } FmRecordType;
+
+/* The aux of a capture record: what happened to the capture the stream follows. */
+typedef enum {
+  FM_CAPTURE_STOPPED = 1,
+  FM_CAPTURE_STARTED = 2,
+} FmCaptureChange;
 
 /* Writes the 16-byte header. */
 void fm_stream_write_header (guint8 out[FM_STREAM_HEADER_SIZE]);
@@ -75,6 +83,9 @@ gsize fm_record_encode_event (const FmEvent *event, guint8 *out);
 void fm_record_append_event (GByteArray *buf, const FmEvent *event);
 void fm_record_encode_gap (guint8 out[FM_RECORD_GAP_SIZE], guint64 first_seq, guint64 count);
 void fm_record_encode_dropped (guint8 out[FM_RECORD_DROPPED_SIZE], guint64 total);
+void fm_record_encode_capture (guint8          out[FM_RECORD_CAPTURE_SIZE],
+                               FmCaptureChange change,
+                               guint64         next_seq);
 
 /* Decodes one complete event record (as produced by fm_record_encode_event) into a view
  * whose strings point into @data. Checks every bound, the NULs and the lengths;
@@ -98,6 +109,8 @@ typedef struct {
   gboolean (*event) (const FmEvent *event, gpointer user_data);
   void (*gap) (guint64 first_seq, guint64 count, gpointer user_data);
   void (*dropped) (guint64 total, gpointer user_data);
+  /* The capture stopped or a new one started; its events begin at @next_seq. */
+  void (*capture) (FmCaptureChange change, guint64 next_seq, gpointer user_data);
 } FmStreamCallbacks;
 
 FmStreamDecoder *fm_stream_decoder_new (const FmStreamCallbacks *callbacks,

@@ -40,9 +40,10 @@ static const KeySpec keys[] = {
   NUM ("Buffer", "Events", KEY_COUNT, 1000, 100000000, buffer_events),
   NUM ("Buffer", "Bytes", KEY_BYTES, MIB, 64 * GIB, buffer_bytes),
   NUM ("Daemon", "IdleTimeoutSec", KEY_COUNT, 0, 86400, idle_timeout_sec),
+  NUM ("Daemon", "SaveStallSec", KEY_COUNT, 1, 3600, save_stall_sec),
   { "Daemon", "DefaultBackend", KEY_BACKEND, 0, 0, G_STRUCT_OFFSET (FmdConfig, default_backend), 0 },
   NUM ("Subscribers", "QueueEvents", KEY_COUNT, 16, 16777216, subscriber_queue_events),
-  NUM ("Subscribers", "StreamBufferBytes", KEY_BYTES, 64 * KIB, GIB, stream_buffer_bytes),
+  NUM ("Subscribers", "StreamBufferBytes", KEY_BYTES, 64 * KIB, 16 * MIB, stream_buffer_bytes),
   { "Stap", "Path", KEY_ABS_PATH, 0, 0, G_STRUCT_OFFSET (FmdConfig, stap_path), 0 },
   NUM ("Stap", "BufferMB", KEY_COUNT, 1, 4095, stap_buffer_mb),
   { "Stap", "CheckKernel", KEY_BOOL, 0, 0, G_STRUCT_OFFSET (FmdConfig, stap_check_kernel), 0 },
@@ -63,9 +64,10 @@ fmd_config_new_default (void)
   config->buffer_events = 1000000;
   config->buffer_bytes = 256 * MIB;
   config->idle_timeout_sec = 60;
+  config->save_stall_sec = 30;
   config->default_backend = FMD_BACKEND_AUTO;
   config->subscriber_queue_events = 65536;
-  config->stream_buffer_bytes = 16 * MIB;
+  config->stream_buffer_bytes = 1 * MIB;
   config->stap_path = g_strdup (FILEMON_STAP_PATH);
   config->stap_buffer_mb = 64;
   config->stap_check_kernel = TRUE;

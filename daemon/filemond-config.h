@@ -41,9 +41,11 @@ typedef struct {
   /* [Daemon] */
   guint idle_timeout_sec;     /* IdleTimeoutSec=, default 60; 0 = never exit when idle */
   int default_backend;        /* DefaultBackend=, an FmdBackendKind, default FMD_BACKEND_AUTO */
+  guint save_stall_sec;       /* SaveStallSec=, default 30: a Save whose reader takes
+                               * nothing for that long is abandoned */
   /* [Subscribers] */
   guint subscriber_queue_events;   /* QueueEvents=, default 65536 */
-  guint stream_buffer_bytes;       /* StreamBufferBytes=, default 16 MiB per stream */
+  guint stream_buffer_bytes;       /* StreamBufferBytes=, default 1 MiB per stream */
   /* [Stap] */
   char *stap_path;            /* Path=, default FILEMON_STAP_PATH */
   guint stap_buffer_mb;       /* BufferMB=, default 64 (stap -s) */

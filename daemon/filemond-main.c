@@ -2,9 +2,11 @@
  * else lives in the daemon library (filemond-service.c and below). */
 #include "config.h"
 
+#include <errno.h>
 #include <glib-unix.h>
 #include <locale.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <systemd/sd-daemon.h>
 
 #include "filemond-config.h"
@@ -121,6 +123,21 @@ connection_closed_cb (GDBusConnection *connection,
   begin_shutdown (user_data, 1, "the connection to the bus closed");
 }
 
+/* systemd gives a soft limit of 1024 and a high hard one (the unit's LimitNOFILE): take
+ * the hard one. filemond's own bounds (filemond-limits.h, the stream, save and
+ * subscriber caps) keep it far below either. */
+static void
+raise_fd_limit (void)
+{
+  struct rlimit limit;
+
+  if (getrlimit (RLIMIT_NOFILE, &limit) < 0 || limit.rlim_cur >= limit.rlim_max)
+    return;
+  limit.rlim_cur = limit.rlim_max;
+  if (setrlimit (RLIMIT_NOFILE, &limit) < 0)
+    g_debug ("cannot raise RLIMIT_NOFILE: %s", g_strerror (errno));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -172,6 +189,7 @@ main (int   argc,
     }
 
   fmd_log_init (verbose);
+  raise_fd_limit ();
   /* a reader that closes its pipe or stream is an EPIPE to handle, not a reason to die */
   signal (SIGPIPE, SIG_IGN);
 

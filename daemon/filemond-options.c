@@ -126,6 +126,26 @@ parse_backend (FmdOptions *options,
   return TRUE;
 }
 
+/* Lists are refused past a documented length before any element is looked at, so that
+ * what the main loop does for a Start stays small whatever a caller sends. */
+static gboolean
+check_length (const char *key,
+              GVariant   *value,
+              gsize       max,
+              GError    **error)
+{
+  gsize n = g_variant_n_children (value);
+
+  if (n > max)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+                   "option “%s”: %" G_GSIZE_FORMAT " elements; at most %" G_GSIZE_FORMAT
+                   " are allowed", key, n, max);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 parse_syscalls (FmdOptions *options,
                 const char *key,
@@ -133,7 +153,11 @@ parse_syscalls (FmdOptions *options,
                 GError    **error)
 {
   g_autoptr(GPtrArray) syscalls = g_ptr_array_new ();
-  g_autofree const char **names = g_variant_get_strv (value, NULL);
+  g_autofree const char **names = NULL;
+
+  if (!check_length (key, value, FMD_OPTIONS_MAX_SYSCALLS, error))
+    return FALSE;
+  names = g_variant_get_strv (value, NULL);
 
   if (names[0] == NULL)
     {
@@ -163,23 +187,19 @@ parse_syscalls (FmdOptions *options,
 }
 
 static gboolean
-array_contains (GArray *array, guint32 value)
-{
-  for (guint i = 0; i < array->len; i++)
-    if (g_array_index (array, guint32, i) == value)
-      return TRUE;
-  return FALSE;
-}
-
-static gboolean
 parse_ids (const char *key,
            GVariant   *value,
            GArray     *out,
            GError    **error)
 {
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
   gsize n = 0;
-  const guint32 *ids = g_variant_get_fixed_array (value, &n, sizeof (guint32));
+  const guint32 *ids;
   gboolean is_pids = g_str_equal (key, "pids");
+
+  if (!check_length (key, value, FMD_OPTIONS_MAX_IDS, error))
+    return FALSE;
+  ids = g_variant_get_fixed_array (value, &n, sizeof (guint32));
 
   for (gsize i = 0; i < n; i++)
     {
@@ -192,7 +212,7 @@ parse_ids (const char *key,
                        is_pids ? "process id" : "user id");
           return FALSE;
         }
-      if (!array_contains (out, ids[i]))
+      if (g_hash_table_add (seen, GUINT_TO_POINTER (ids[i])))
         g_array_append_val (out, ids[i]);
     }
   return TRUE;
@@ -245,8 +265,12 @@ parse_comms (FmdOptions *options,
              GError    **error)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_autoptr(GPtrArray) seen = g_ptr_array_new ();
-  g_autofree const char **names = g_variant_get_strv (value, NULL);
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree const char **names = NULL;
+
+  if (!check_length (key, value, FMD_OPTIONS_MAX_COMMS, error))
+    return FALSE;
+  names = g_variant_get_strv (value, NULL);
 
   for (gsize i = 0; names[i] != NULL; i++)
     {
@@ -254,16 +278,15 @@ parse_comms (FmdOptions *options,
 
       if (len == 0 || len > FM_COMM_MAX - 1)
         {
+          /* the name is shown cut short: it may be any size up to the call's bound */
           g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
-                       "option “%s”: “%s” is not a process name (1 to %d bytes, as in "
-                       "/proc/PID/comm)", key, names[i], FM_COMM_MAX - 1);
+                       "option “%s”: “%.*s%s” is not a process name (1 to %d bytes, as in "
+                       "/proc/PID/comm)", key, 64, names[i], len > 64 ? "…" : "",
+                       FM_COMM_MAX - 1);
           return FALSE;
         }
-      if (!g_ptr_array_find_with_equal_func (seen, names[i], g_str_equal, NULL))
-        {
-          g_ptr_array_add (seen, (gpointer) names[i]);
-          g_strv_builder_add (builder, names[i]);
-        }
+      if (g_hash_table_add (seen, (gpointer) names[i]))
+        g_strv_builder_add (builder, names[i]);
     }
 
   g_strfreev (options->comms);
@@ -305,13 +328,26 @@ parse_path_prefixes (FmdOptions *options,
                      GError    **error)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_autoptr(GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
-  g_autofree const char **prefixes = g_variant_get_strv (value, NULL);
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree const char **prefixes = NULL;
+
+  if (!check_length (key, value, FMD_OPTIONS_MAX_PREFIXES, error))
+    return FALSE;
+  prefixes = g_variant_get_strv (value, NULL);
 
   for (gsize i = 0; prefixes[i] != NULL; i++)
     {
-      char *canonical = canonical_prefix (prefixes[i]);
+      char *canonical;
 
+      if (strlen (prefixes[i]) > FMD_OPTIONS_MAX_PREFIX_BYTES)
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+                       "option “%s”: a prefix of %" G_GSIZE_FORMAT " bytes; at most %d are "
+                       "allowed (PATH_MAX)", key, strlen (prefixes[i]),
+                       FMD_OPTIONS_MAX_PREFIX_BYTES);
+          return FALSE;
+        }
+      canonical = canonical_prefix (prefixes[i]);
       if (canonical == NULL)
         {
           g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
@@ -319,12 +355,8 @@ parse_path_prefixes (FmdOptions *options,
                        prefixes[i]);
           return FALSE;
         }
-      if (g_ptr_array_find_with_equal_func (seen, canonical, g_str_equal, NULL))
-        {
-          g_free (canonical);
-          continue;
-        }
-      g_ptr_array_add (seen, canonical);
+      if (!g_hash_table_add (seen, canonical))
+        continue;
       g_strv_builder_add (builder, canonical);
     }
 

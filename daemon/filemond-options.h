@@ -8,6 +8,15 @@
 
 G_BEGIN_DECLS
 
+/* How long Start's lists and strings may be (doc/dbus-api.md): beyond, InvalidArgs naming
+ * the key. pids and uids stay within the bpf program's maps; a path prefix is a path
+ * (PATH_MAX); prefixes are matched one by one against every event, so few of them. */
+#define FMD_OPTIONS_MAX_SYSCALLS 512
+#define FMD_OPTIONS_MAX_IDS 1024
+#define FMD_OPTIONS_MAX_COMMS 256
+#define FMD_OPTIONS_MAX_PREFIXES 64
+#define FMD_OPTIONS_MAX_PREFIX_BYTES 4096
+
 typedef enum {
   FMD_BACKEND_AUTO,
   FMD_BACKEND_STAP,

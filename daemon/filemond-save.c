@@ -30,6 +30,7 @@ typedef struct {
   FdKind kind;
   gboolean nonblocking;
   FmFormat format;
+  guint stall_sec;
 } SaveData;
 
 static void
@@ -129,12 +130,16 @@ fmd_save_check_fd (int      fd,
   return classify_fd (fd, &kind, error);
 }
 
-/* Waits until @fd can take more bytes; FALSE when cancelled. */
+/* Waits until @fd can take more bytes; FALSE when cancelled, or when the reader took
+ * nothing for @stall_sec: a reader that never reads (a FIFO the caller holds open itself)
+ * would otherwise keep a save, a thread and a snapshot of the ring forever. */
 static gboolean
 wait_writable (int           fd,
+               guint         stall_sec,
                GCancellable *cancellable,
                GError      **error)
 {
+  gint64 deadline = g_get_monotonic_time () + stall_sec * G_USEC_PER_SEC;
   GPollFD fds[2] = { { fd, G_IO_OUT, 0 } };
   guint n = 1;
   gboolean cancellable_fd = g_cancellable_make_pollfd (cancellable, &fds[1]);
@@ -144,7 +149,8 @@ wait_writable (int           fd,
 
   for (;;)
     {
-      int r = g_poll (fds, n, -1);
+      gint64 left = deadline - g_get_monotonic_time ();
+      int r = g_poll (fds, n, (int) MAX (left / 1000, 0));
 
       if (r < 0 && errno == EINTR)
         continue;
@@ -156,6 +162,14 @@ wait_writable (int           fd,
         }
       if (r > 0)
         break;
+      if (r == 0 && g_get_monotonic_time () >= deadline)
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_IO, "the reader took nothing for %u s; "
+                       "the save was abandoned", stall_sec);
+          if (cancellable_fd)
+            g_cancellable_release_fd (cancellable);
+          return FALSE;
+        }
     }
 
   if (cancellable_fd)
@@ -185,7 +199,7 @@ write_all (SaveData      *save,
            * the client left the descriptor blocking; larger writes could block. */
           if (!save->nonblocking)
             {
-              if (!wait_writable (save->fd, cancellable, error))
+              if (!wait_writable (save->fd, save->stall_sec, cancellable, error))
                 return FALSE;
               n = write (save->fd, data, MIN (len, (gsize) PIPE_BUF));
             }
@@ -210,7 +224,7 @@ write_all (SaveData      *save,
         continue;
       if (saved_errno == EAGAIN || saved_errno == EWOULDBLOCK)
         {
-          if (!wait_writable (save->fd, cancellable, error))
+          if (!wait_writable (save->fd, save->stall_sec, cancellable, error))
             return FALSE;
           continue;
         }
@@ -284,6 +298,7 @@ void
 fmd_save_async (FmdRingSnapshot     *snapshot,
                 int                  fd,
                 FmFormat             format,
+                guint                stall_sec,
                 GCancellable        *cancellable,
                 GAsyncReadyCallback  callback,
                 gpointer             user_data)
@@ -298,6 +313,7 @@ fmd_save_async (FmdRingSnapshot     *snapshot,
   save->snapshot = snapshot;
   save->fd = fd;
   save->format = format;
+  save->stall_sec = stall_sec;
   g_task_set_task_data (task, save, save_data_free);
 
   if (!classify_fd (fd, &save->kind, &error))

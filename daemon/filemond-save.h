@@ -20,10 +20,12 @@ G_BEGIN_DECLS
 gboolean fmd_save_check_fd (int      fd,
                             GError **error);
 
-/* Writes @snapshot (taken) to @fd (taken: closed when done) in @format. */
+/* Writes @snapshot (taken) to @fd (taken: closed when done) in @format; fails with
+ * FM_ERROR_IO when the reader takes nothing for @stall_sec. */
 void fmd_save_async (FmdRingSnapshot     *snapshot,
                      int                  fd,
                      FmFormat             format,
+                     guint                stall_sec,
                      GCancellable        *cancellable,
                      GAsyncReadyCallback  callback,
                      gpointer             user_data);

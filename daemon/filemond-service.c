@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "filemond-auth.h"
+#include "filemond-limits.h"
 #include "filemond-options.h"
 #include "filemond-save.h"
 #include "filemond-stream.h"
@@ -26,8 +27,11 @@
 /* PropertiesChanged for the counters at most this often. */
 #define COUNTERS_INTERVAL_MS 250
 #define STATUS_INTERVAL_SEC 2
-/* A client that never reads its Save pipe holds a thread; bound how many can. */
+/* A save holds a thread, a descriptor and a snapshot of the ring until its reader has
+ * it all (or took nothing for SaveStallSec): bound how many, in all and per caller, so
+ * that one caller cannot take every slot. */
 #define MAX_SAVES 16
+#define MAX_SAVES_PER_PEER 2
 
 struct _FmdService {
   FmFilemond1Skeleton parent_instance;
@@ -36,6 +40,7 @@ struct _FmdService {
   const FmdConfig *config;
   gboolean session_bus;
 
+  FmdLimits *limits;
   FmdRing *ring;
   FmdSession *session;
   FmdSubscribers *subscribers;
@@ -43,6 +48,7 @@ struct _FmdService {
 
   GCancellable *saves_cancellable;
   guint n_saves;
+  GHashTable *saves_by_peer;   /* unique name -> number of its saves in progress */
 
   guint ring_watch;
   guint counters_id;
@@ -50,6 +56,7 @@ struct _FmdService {
   guint watchdog_id;
   guint idle_id;
   gboolean shutting_down;
+  gboolean capturing;       /* what watchers were last told */
 };
 
 enum {
@@ -172,6 +179,22 @@ watchdog_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* Watchers follow one shared capture: tell them when it stops or a new one starts, in
+ * band, whoever did it. */
+static void
+tell_watchers (FmdService *self,
+               FmdState    state)
+{
+  gboolean capturing = state == FMD_STATE_STARTING || state == FMD_STATE_RUNNING;
+
+  if (capturing == self->capturing)
+    return;
+  self->capturing = capturing;
+  fmd_subscribers_capture_changed (self->subscribers, capturing);
+  fmd_streams_capture_changed (self->streams,
+                               capturing ? FM_CAPTURE_STARTED : FM_CAPTURE_STOPPED);
+}
+
 static void
 session_changed_cb (FmdSession *session,
                     GParamSpec *pspec,
@@ -192,6 +215,7 @@ session_changed_cb (FmdSession *session,
       g_autoptr(GVariant) available = fmd_session_dup_available_backends (session);
       fm_filemond1_set_available_backends (iface, available);
       status_cb (self);
+      tell_watchers (self, fmd_session_get_state (session));
     }
 
   fmd_streams_set_dropped_total (self->streams, fmd_session_get_dropped_count (session));
@@ -289,10 +313,41 @@ parse_since_seq (GVariant  *options,
   return TRUE;
 }
 
+/* The caller's unique name; "" on a peer-to-peer connection (manual tests). */
+static const char *
+peer_name (GDBusMethodInvocation *invocation)
+{
+  const char *sender = g_dbus_method_invocation_get_sender (invocation);
+
+  return sender != NULL ? sender : "";
+}
+
 typedef struct {
   FmdService *self;
   GDBusMethodInvocation *invocation;
+  char *peer;
 } SaveCall;
+
+static guint
+peer_saves (FmdService *self,
+            const char *peer)
+{
+  return GPOINTER_TO_UINT (g_hash_table_lookup (self->saves_by_peer, peer));
+}
+
+static void
+count_save (FmdService *self,
+            const char *peer,
+            int         delta)
+{
+  guint n = peer_saves (self, peer) + delta;
+
+  self->n_saves += delta;
+  if (n == 0)
+    g_hash_table_remove (self->saves_by_peer, peer);
+  else
+    g_hash_table_insert (self->saves_by_peer, g_strdup (peer), GUINT_TO_POINTER (n));
+}
 
 static void
 save_done_cb (GObject      *source,
@@ -320,9 +375,10 @@ save_done_cb (GObject      *source,
       g_dbus_method_invocation_return_gerror (call->invocation, error);
     }
 
-  call->self->n_saves--;
+  count_save (call->self, call->peer, -1);
   update_idle (call->self);
   g_object_unref (call->self);
+  g_free (call->peer);
   g_free (call);
 }
 
@@ -340,6 +396,7 @@ handle_save (FmFilemond1           *object,
   gboolean has_since;
   guint64 since_seq;
   gint32 handle = g_variant_get_handle (arg_fd);
+  const char *sender = peer_name (invocation);
   SaveCall *call;
   int fd;
 
@@ -372,23 +429,27 @@ handle_save (FmFilemond1           *object,
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
 
-  if (self->n_saves >= MAX_SAVES)
+  if (self->n_saves >= MAX_SAVES || peer_saves (self, sender) >= MAX_SAVES_PER_PEER)
     {
       close (fd);
-      g_dbus_method_invocation_return_error (invocation, FM_ERROR, FM_ERROR_IO,
-                                             "%d saves are in progress already; try again "
-                                             "when one has finished", MAX_SAVES);
+      g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR,
+                                             G_DBUS_ERROR_LIMITS_EXCEEDED,
+                                             "%u saves are in progress already (at most %d, "
+                                             "%d per connection); try again when one has "
+                                             "finished", self->n_saves, MAX_SAVES,
+                                             MAX_SAVES_PER_PEER);
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
 
   call = g_new0 (SaveCall, 1);
   call->self = g_object_ref (self);
   call->invocation = invocation;
-  self->n_saves++;
+  call->peer = g_strdup (sender);
+  count_save (self, sender, +1);
   update_idle (self);
 
   fmd_save_async (fmd_ring_snapshot (self->ring, since_seq), fd, format,
-                  self->saves_cancellable, save_done_cb, call);
+                  self->config->save_stall_sec, self->saves_cancellable, save_done_cb, call);
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
@@ -398,6 +459,7 @@ handle_subscribe (FmFilemond1           *object,
                   GVariant              *arg_options)
 {
   FmdService *self = FMD_SERVICE (object);
+  g_autoptr(GError) error = NULL;
   GVariantIter iter;
   const char *key;
 
@@ -410,7 +472,12 @@ handle_subscribe (FmFilemond1           *object,
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
 
-  fmd_subscribers_add (self->subscribers, g_dbus_method_invocation_get_sender (invocation));
+  if (!fmd_subscribers_add (self->subscribers, g_dbus_method_invocation_get_sender (invocation),
+                            &error))
+    {
+      g_dbus_method_invocation_return_gerror (invocation, error);
+      return G_DBUS_METHOD_INVOCATION_HANDLED;
+    }
   fm_filemond1_complete_subscribe (object, invocation);
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
@@ -440,7 +507,8 @@ handle_open_stream (FmFilemond1           *object,
   int fd;
 
   if (!parse_since_seq (arg_options, "OpenStream", &has_since, &since_seq, &error) ||
-      (fd = fmd_streams_open (self->streams, has_since, since_seq, &error)) < 0)
+      (fd = fmd_streams_open (self->streams, peer_name (invocation), has_since, since_seq,
+                              &error)) < 0)
     {
       g_dbus_method_invocation_return_gerror (invocation, error);
       return G_DBUS_METHOD_INVOCATION_HANDLED;
@@ -587,10 +655,12 @@ fmd_service_new (GDBusConnection *connection,
 
   self->ring = fmd_ring_new (config->buffer_events, config->buffer_bytes);
   self->session = fmd_session_new (config, self->ring);
-  self->subscribers = fmd_subscribers_new (connection, self->ring,
+  self->limits = fmd_limits_new (connection);
+  self->subscribers = fmd_subscribers_new (connection, self->limits, self->ring,
                                            config->subscriber_queue_events);
   self->streams = fmd_streams_new (self->ring, config->stream_buffer_bytes);
   self->saves_cancellable = g_cancellable_new ();
+  self->saves_by_peer = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   available = fmd_session_dup_available_backends (self->session);
   fm_filemond1_set_version (iface, PACKAGE_VERSION);
@@ -649,7 +719,11 @@ fmd_service_dispose (GObject *object)
   g_clear_object (&self->streams);
   g_clear_object (&self->session);
   g_clear_pointer (&self->ring, fmd_ring_free);
+  if (self->limits != NULL)
+    g_object_run_dispose (G_OBJECT (self->limits));
+  g_clear_object (&self->limits);
   g_clear_object (&self->saves_cancellable);
+  g_clear_pointer (&self->saves_by_peer, g_hash_table_unref);
   g_clear_object (&self->connection);
 
   G_OBJECT_CLASS (fmd_service_parent_class)->dispose (object);

@@ -7,6 +7,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <gio/gio.h>
+
 #include "fm-error.h"
 #include "fm-stream.h"
 
@@ -15,6 +17,9 @@
 #define FLUSH_BUDGET ((gsize) 4 * 1024 * 1024)
 /* The header, a dropped and a gap record, or the unsent tail of one event record. */
 #define PENDING_MAX (FM_RECORD_MAX_SIZE + FM_STREAM_HEADER_SIZE)
+
+/* A reader told of fewer changes than this behind is told of the last ones only. */
+#define CAPTURE_CHANGES 8
 
 typedef enum {
   FLUSH_IDLE,      /* caught up with the ring */
@@ -26,11 +31,13 @@ typedef enum {
 typedef struct {
   GSource source;
   FmdStreams *owner;      /* not a reference: the owner destroys its streams first */
+  char *peer;             /* the bus name that opened it */
   gpointer fd_tag;
   int fd;
   gboolean blocked;
   guint64 cursor;         /* next seq owed to the reader */
   guint64 dropped_sent;   /* the DroppedCount the reader knows */
+  guint64 changes_sent;   /* capture changes the reader was told of */
   gsize pending_len;
   gsize pending_off;
   guint8 pending[PENDING_MAX];
@@ -45,6 +52,12 @@ struct _FmdStreams {
   GPtrArray *streams;     /* Stream * */
   guint flush_id;
   guint64 dropped_total;
+  /* the last CAPTURE_CHANGES changes of the capture, by their number modulo that */
+  struct {
+    FmCaptureChange change;
+    guint64 next_seq;
+  } changes[CAPTURE_CHANGES];
+  guint64 n_changes;
   guint64 gap_total;
 };
 
@@ -78,6 +91,7 @@ stream_finalize (GSource *source)
 
   if (stream->fd >= 0)
     close (stream->fd);
+  g_free (stream->peer);
 }
 
 static GSourceFuncs stream_source_funcs = {
@@ -173,6 +187,19 @@ stream_flush (FmdStreams *self,
           continue;
         }
       stream->pending_off = stream->pending_len = 0;
+
+      if (stream->changes_sent < self->n_changes)
+        {
+          guint64 change = MAX (stream->changes_sent,
+                                self->n_changes - MIN (self->n_changes, CAPTURE_CHANGES));
+          guint i = change % CAPTURE_CHANGES;
+
+          fm_record_encode_capture (stream->pending, self->changes[i].change,
+                                    self->changes[i].next_seq);
+          stream->pending_len = FM_RECORD_CAPTURE_SIZE;
+          stream->changes_sent = change + 1;
+          continue;
+        }
 
       if (stream->dropped_sent != self->dropped_total)
         {
@@ -301,8 +328,20 @@ on_stream_ready (FmdStreams   *self,
     }
 }
 
+static guint
+peer_streams (FmdStreams *self,
+              const char *peer)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < self->streams->len; i++)
+    n += g_str_equal (((Stream *) g_ptr_array_index (self->streams, i))->peer, peer);
+  return n;
+}
+
 int
 fmd_streams_open (FmdStreams *self,
+                  const char *peer,
                   gboolean    replay,
                   guint64     since_seq,
                   GError    **error)
@@ -314,6 +353,15 @@ fmd_streams_open (FmdStreams *self,
   int saved_errno;
 
   g_return_val_if_fail (FMD_IS_STREAMS (self), -1);
+  g_return_val_if_fail (peer != NULL, -1);
+
+  if (self->streams->len >= FMD_STREAMS_MAX || peer_streams (self, peer) >= FMD_STREAMS_PER_PEER)
+    {
+      g_set_error (error, G_DBUS_ERROR, G_DBUS_ERROR_LIMITS_EXCEEDED,
+                   "%u streams are open already (at most %d, %d per connection); close one "
+                   "first", self->streams->len, FMD_STREAMS_MAX, FMD_STREAMS_PER_PEER);
+      return -1;
+    }
 
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, sv) < 0)
     {
@@ -340,7 +388,9 @@ fmd_streams_open (FmdStreams *self,
   (void) shutdown (sv[0], SHUT_RD);
 
   /* The kernel doubles the value for its bookkeeping: ask for half. SO_SNDBUFFORCE goes
-   * beyond net.core.wmem_max (root); plain SO_SNDBUF is the fallback. */
+   * beyond net.core.wmem_max (root); plain SO_SNDBUF is the fallback. The buffer is
+   * kernel memory charged to filemond's cgroup whether or not anyone reads: with
+   * FMD_STREAMS_MAX streams it stays within the unit's MemoryHigh. */
   sndbuf = (int) MIN (self->socket_buffer_bytes / 2, (gsize) G_MAXINT / 2);
   if (setsockopt (sv[0], SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof sndbuf) < 0 &&
       setsockopt (sv[0], SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf) < 0)
@@ -349,6 +399,8 @@ fmd_streams_open (FmdStreams *self,
   stream = (Stream *) g_source_new (&stream_source_funcs, sizeof (Stream));
   g_source_set_static_name ((GSource *) stream, "[filemond] stream");
   stream->owner = self;
+  stream->peer = g_strdup (peer);
+  stream->changes_sent = self->n_changes;
   stream->fd = sv[0];
   stream->fd_tag = g_source_add_unix_fd ((GSource *) stream, sv[0], G_IO_HUP | G_IO_ERR);
 
@@ -369,6 +421,21 @@ fmd_streams_open (FmdStreams *self,
 
   schedule_flush (self);
   return sv[1];
+}
+
+void
+fmd_streams_capture_changed (FmdStreams      *self,
+                             FmCaptureChange  change)
+{
+  guint i;
+
+  g_return_if_fail (FMD_IS_STREAMS (self));
+
+  i = self->n_changes % CAPTURE_CHANGES;
+  self->changes[i].change = change;
+  self->changes[i].next_seq = fmd_ring_get_next_seq (self->ring);
+  self->n_changes++;
+  schedule_flush (self);
 }
 
 void

@@ -14,8 +14,14 @@
 #include <glib-object.h>
 
 #include "filemond-ring.h"
+#include "fm-stream.h"
 
 G_BEGIN_DECLS
+
+/* Each stream holds a descriptor and up to StreamBufferBytes of kernel memory, read or
+ * not: bound how many, in all and per bus connection. */
+#define FMD_STREAMS_MAX 32
+#define FMD_STREAMS_PER_PEER 4
 
 #define FMD_TYPE_STREAMS (fmd_streams_get_type ())
 G_DECLARE_FINAL_TYPE (FmdStreams, fmd_streams, FMD, STREAMS, GObject)
@@ -26,14 +32,20 @@ G_DECLARE_FINAL_TYPE (FmdStreams, fmd_streams, FMD, STREAMS, GObject)
 FmdStreams *fmd_streams_new (FmdRing *ring,
                              gsize    socket_buffer_bytes);
 
-/* Opens a stream and returns the reader's end (blocking, close-on-exec; the caller owns
- * it), or -1 with FM_ERROR_IO. With @replay, the stream starts at @since_seq (0: the
+/* Opens a stream for @peer and returns the reader's end (blocking, close-on-exec; the
+ * caller owns it), or -1 with FM_ERROR_IO, or G_DBUS_ERROR_LIMITS_EXCEEDED past
+ * FMD_STREAMS_MAX or FMD_STREAMS_PER_PEER. With @replay, the stream starts at @since_seq (0: the
  * oldest buffered event; a number beyond the newest: the next live event); without it,
  * at the next live event. */
 int fmd_streams_open (FmdStreams *self,
+                      const char *peer,
                       gboolean    replay,
                       guint64     since_seq,
                       GError    **error);
+
+/* The capture stopped or a new one started: each stream gets a capture record. */
+void fmd_streams_capture_changed (FmdStreams      *self,
+                                  FmCaptureChange  change);
 
 /* The daemon's DroppedCount; each stream sends a dropped record when it changes. */
 void fmd_streams_set_dropped_total (FmdStreams *self,

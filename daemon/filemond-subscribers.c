@@ -11,7 +11,6 @@
 
 typedef struct {
   char *name;
-  guint watch_id;
   guint64 cursor;          /* next seq owed */
   guint64 missed;          /* skipped, not reported yet */
   double tokens;
@@ -23,6 +22,8 @@ struct _FmdSubscribers {
   GObject parent_instance;
 
   GDBusConnection *connection;
+  FmdLimits *limits;
+  gulong vanished_handler;
   FmdRing *ring;
   guint ring_watch;
   guint queue_events;
@@ -53,8 +54,6 @@ subscriber_free (gpointer data)
 {
   Subscriber *sub = data;
 
-  if (sub->watch_id != 0)
-    g_bus_unwatch_name (sub->watch_id);
   g_free (sub->name);
   g_free (sub);
 }
@@ -102,11 +101,14 @@ build_batch (FmdSubscribers *self,
   return self->cached_batch;
 }
 
+/* The final Dropped goes out whatever the peer's backlog: it is the last word. */
 static void
 send_dropped (FmdSubscribers *self,
               Subscriber     *sub,
               gboolean        unsubscribed)
 {
+  if (!unsubscribed && !fmd_limits_may_send (self->limits, sub->name, 0))
+    return;
   emit_to (self, sub, "Dropped", g_variant_new ("(tb)", sub->missed, unsubscribed));
   sub->missed = 0;
 }
@@ -133,8 +135,10 @@ flush_one (FmdSubscribers *self,
     {
       sub->missed += next - sub->cursor - self->queue_events;
       sub->cursor = next - self->queue_events;
-      overflow = TRUE;
     }
+  /* A full queue counts too: a flush that finds no new event since the last must not
+   * reset the clock of a subscriber that takes nothing. */
+  overflow = overflow || next - sub->cursor >= self->queue_events;
 
   if (!overflow)
     sub->overflowing_since = 0;
@@ -163,6 +167,10 @@ flush_one (FmdSubscribers *self,
         break;
       if (!unlimited && sub->tokens < n)
         break;
+      /* a peer that does not read what it was sent gets no more: its events wait in
+       * the queue, which overflows, and the subscriber is dropped */
+      if (!fmd_limits_may_send (self->limits, sub->name, n * FMD_SUBSCRIBER_EVENT_BYTES))
+        break;
 
       emit_to (self, sub, "Events",
                g_variant_new ("(@a" FM_EVENT_VARIANT_TYPE_STRING ")",
@@ -184,8 +192,10 @@ update_wake_seq (FmdSubscribers *self)
 
   self->wake_seq = G_MAXUINT64;
   g_hash_table_iter_init (&iter, self->subscribers);
+  /* a subscriber that is not reading waits for the tick: an early flush on every batch
+   * the ring takes would only find it still blocked */
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &sub))
-    if (sub->tokens >= FMD_SUBSCRIBER_BATCH)
+    if (sub->tokens >= FMD_SUBSCRIBER_BATCH && fmd_limits_may_send (self->limits, sub->name, 0))
       self->wake_seq = MIN (self->wake_seq, sub->cursor + FMD_SUBSCRIBER_BATCH);
 }
 
@@ -258,12 +268,10 @@ update_timers (FmdSubscribers *self)
 }
 
 static void
-name_vanished_cb (GDBusConnection *connection,
-                  const char      *name,
-                  gpointer         user_data)
+peer_vanished_cb (FmdLimits      *limits,
+                  const char     *name,
+                  FmdSubscribers *self)
 {
-  FmdSubscribers *self = user_data;
-
   if (fmd_subscribers_contains (self, name))
     {
       g_debug ("subscriber %s left the bus", name);
@@ -271,17 +279,52 @@ name_vanished_cb (GDBusConnection *connection,
     }
 }
 
-void
+typedef struct {
+  FmdSubscribers *self;
+  char *name;
+} OwnerCheck;
+
+/* A name that left the bus before its Subscribe was handled sent its NameOwnerChanged
+ * already: ask the bus whether it is still there. */
+static void
+name_owner_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  OwnerCheck *check = user_data;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
+  if (reply == NULL && fmd_subscribers_contains (check->self, check->name))
+    {
+      g_debug ("subscriber %s is not on the bus: %s", check->name, error->message);
+      fmd_subscribers_remove (check->self, check->name);
+    }
+  g_object_unref (check->self);
+  g_free (check->name);
+  g_free (check);
+}
+
+gboolean
 fmd_subscribers_add (FmdSubscribers *self,
-                     const char     *unique_name)
+                     const char     *unique_name,
+                     GError        **error)
 {
   Subscriber *sub;
 
-  g_return_if_fail (FMD_IS_SUBSCRIBERS (self));
-  g_return_if_fail (unique_name != NULL);
+  g_return_val_if_fail (FMD_IS_SUBSCRIBERS (self), FALSE);
+  g_return_val_if_fail (unique_name != NULL, FALSE);
 
   if (g_hash_table_contains (self->subscribers, unique_name))
-    return;
+    return TRUE;
+  if (g_hash_table_size (self->subscribers) >= FMD_SUBSCRIBERS_MAX)
+    {
+      g_set_error (error, G_DBUS_ERROR, G_DBUS_ERROR_LIMITS_EXCEEDED,
+                   "%d subscribers receive Events already; use OpenStream, or try again "
+                   "later", FMD_SUBSCRIBERS_MAX);
+      return FALSE;
+    }
 
   sub = g_new0 (Subscriber, 1);
   sub->name = g_strdup (unique_name);
@@ -290,14 +333,21 @@ fmd_subscribers_add (FmdSubscribers *self,
   sub->refilled_at = g_get_monotonic_time ();
   g_hash_table_insert (self->subscribers, sub->name, sub);
 
-  /* Called with the name's current owner when it is already gone, so a subscriber that
-   * disconnected right after Subscribe is dropped too. */
-  sub->watch_id = g_bus_watch_name_on_connection (self->connection, unique_name,
-                                                  G_BUS_NAME_WATCHER_FLAGS_NONE,
-                                                  NULL, name_vanished_cb, self, NULL);
+  if (unique_name[0] == ':')
+    {
+      OwnerCheck *check = g_new0 (OwnerCheck, 1);
+
+      check->self = g_object_ref (self);
+      check->name = g_strdup (unique_name);
+      g_dbus_connection_call (self->connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                              "org.freedesktop.DBus", "GetNameOwner",
+                              g_variant_new ("(s)", unique_name), G_VARIANT_TYPE ("(s)"),
+                              G_DBUS_CALL_FLAGS_NONE, -1, NULL, name_owner_cb, check);
+    }
   g_debug ("subscriber %s added", unique_name);
   update_timers (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_SUBSCRIBERS]);
+  return TRUE;
 }
 
 void
@@ -332,6 +382,24 @@ fmd_subscribers_get_n_subscribers (FmdSubscribers *self)
 }
 
 void
+fmd_subscribers_capture_changed (FmdSubscribers *self,
+                                 gboolean        running)
+{
+  GHashTableIter iter;
+  Subscriber *sub;
+
+  g_return_if_fail (FMD_IS_SUBSCRIBERS (self));
+
+  /* the events before the change go first, so that next_seq follows them */
+  flush_all (self, TRUE, FALSE);
+  g_hash_table_iter_init (&iter, self->subscribers);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &sub))
+    if (fmd_limits_may_send (self->limits, sub->name, 0))
+      emit_to (self, sub, "CaptureChanged",
+               g_variant_new ("(bt)", running, fmd_ring_get_next_seq (self->ring)));
+}
+
+void
 fmd_subscribers_flush (FmdSubscribers *self)
 {
   g_return_if_fail (FMD_IS_SUBSCRIBERS (self));
@@ -341,17 +409,22 @@ fmd_subscribers_flush (FmdSubscribers *self)
 
 FmdSubscribers *
 fmd_subscribers_new (GDBusConnection *connection,
+                     FmdLimits       *limits,
                      FmdRing         *ring,
                      guint            queue_events)
 {
   FmdSubscribers *self;
 
   g_return_val_if_fail (G_IS_DBUS_CONNECTION (connection), NULL);
+  g_return_val_if_fail (FMD_IS_LIMITS (limits), NULL);
   g_return_val_if_fail (ring != NULL, NULL);
   g_return_val_if_fail (queue_events > 0, NULL);
 
   self = g_object_new (FMD_TYPE_SUBSCRIBERS, NULL);
   self->connection = g_object_ref (connection);
+  self->limits = g_object_ref (limits);
+  self->vanished_handler = g_signal_connect (limits, "peer-vanished",
+                                             G_CALLBACK (peer_vanished_cb), self);
   self->ring = ring;
   self->queue_events = queue_events;
   self->batch_builder = fm_batch_builder_new ();
@@ -373,6 +446,12 @@ fmd_subscribers_dispose (GObject *object)
     }
   g_hash_table_remove_all (self->subscribers);
   g_clear_pointer (&self->cached_batch, g_variant_unref);
+  /* the limits may have been disposed first, which took their handlers with them */
+  if (self->vanished_handler != 0 &&
+      g_signal_handler_is_connected (self->limits, self->vanished_handler))
+    g_signal_handler_disconnect (self->limits, self->vanished_handler);
+  self->vanished_handler = 0;
+  g_clear_object (&self->limits);
   g_clear_object (&self->connection);
 
   G_OBJECT_CLASS (fmd_subscribers_parent_class)->dispose (object);

@@ -10,12 +10,17 @@
  * and at most QueueEvents waiting: beyond that the oldest are skipped and reported with
  * a Dropped signal; a subscriber that overflows without pause for
  * FMD_SUBSCRIBER_OVERFLOW_LIMIT_SEC is dropped with Dropped(count, true). A subscriber
- * that leaves the bus is dropped at once.
+ * that leaves the bus is dropped at once (FmdLimits tells, from one NameOwnerChanged match
+ * for all of them: a match rule per subscriber would stop at dbus-daemon's 512 a
+ * connection). A subscriber that does not read what it was sent (FmdLimits) gets nothing
+ * more; its queue overflows and it is dropped as above. At most FMD_SUBSCRIBERS_MAX at a
+ * time.
  */
 #pragma once
 
 #include <gio/gio.h>
 
+#include "filemond-limits.h"
 #include "filemond-ring.h"
 
 G_BEGIN_DECLS
@@ -24,18 +29,27 @@ G_BEGIN_DECLS
 #define FMD_SUBSCRIBER_BATCH 256
 #define FMD_SUBSCRIBER_INTERVAL_MS 50
 #define FMD_SUBSCRIBER_OVERFLOW_LIMIT_SEC 5
+#define FMD_SUBSCRIBERS_MAX 64
+/* What an event adds to a signal, roughly, for the unread-bytes accounting. */
+#define FMD_SUBSCRIBER_EVENT_BYTES 128
 
 #define FMD_TYPE_SUBSCRIBERS (fmd_subscribers_get_type ())
 G_DECLARE_FINAL_TYPE (FmdSubscribers, fmd_subscribers, FMD, SUBSCRIBERS, GObject)
 
 /* @ring must outlive the object. Property "n-subscribers" (guint) notifies changes. */
 FmdSubscribers *fmd_subscribers_new (GDBusConnection *connection,
+                                     FmdLimits       *limits,
                                      FmdRing         *ring,
                                      guint            queue_events);
 
-/* Adds @unique_name; it receives events appended from now on. Adding twice is harmless. */
-void fmd_subscribers_add (FmdSubscribers *self,
-                          const char     *unique_name);
+/* Adds @unique_name; it receives events appended from now on. Adding twice is harmless.
+ * G_DBUS_ERROR_LIMITS_EXCEEDED past FMD_SUBSCRIBERS_MAX. */
+gboolean fmd_subscribers_add (FmdSubscribers *self,
+                              const char     *unique_name,
+                              GError        **error);
+/* Tells every subscriber that the capture stopped or (@running) a new one started. */
+void fmd_subscribers_capture_changed (FmdSubscribers *self,
+                                      gboolean        running);
 /* Removes @unique_name; harmless when it is not subscribed. */
 void fmd_subscribers_remove (FmdSubscribers *self,
                              const char     *unique_name);

@@ -59,7 +59,7 @@ main (void)
 {
   g_autoptr(FmdRing) ring = fmd_ring_new (1000000, 256 * 1024 * 1024);
   g_autoptr(FmdRing) ring2 = fmd_ring_new (1000000, 256 * 1024 * 1024);
-  g_autoptr(FmdStreams) streams = fmd_streams_new (ring2, 16 * 1024 * 1024);
+  g_autoptr(FmdStreams) streams = fmd_streams_new (ring2, 1024 * 1024);
   FmEvent events[64];
   char paths[64][128];
   Reader reader = { 0 };
@@ -78,7 +78,7 @@ main (void)
   g_print ("ring alone: %u events in %.2f s: %.2f M events/s (%.0f ns an event)\n",
            N_EVENTS, secs, N_EVENTS / secs / 1e6, secs * 1e9 / N_EVENTS);
 
-  reader.fd = fmd_streams_open (streams, FALSE, 0, NULL);
+  reader.fd = fmd_streams_open (streams, ":bench", FALSE, 0, NULL);
   thread = g_thread_new ("reader", reader_thread, &reader);
 
   t0 = g_get_monotonic_time ();

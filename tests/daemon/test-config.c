@@ -38,7 +38,8 @@ assert_defaults (const FmdConfig *config)
   g_assert_cmpuint (config->idle_timeout_sec, ==, 60);
   g_assert_cmpint (config->default_backend, ==, FMD_BACKEND_AUTO);
   g_assert_cmpuint (config->subscriber_queue_events, ==, 65536);
-  g_assert_cmpuint (config->stream_buffer_bytes, ==, 16 * 1024 * 1024);
+  g_assert_cmpuint (config->stream_buffer_bytes, ==, 1024 * 1024);
+  g_assert_cmpuint (config->save_stall_sec, ==, 30);
   g_assert_cmpstr (config->stap_path, ==, FILEMON_STAP_PATH);
   g_assert_cmpuint (config->stap_buffer_mb, ==, 64);
   g_assert_true (config->stap_check_kernel);
@@ -87,7 +88,7 @@ test_shipped_example_documents_the_defaults (void)
   g_assert_no_error (error);
   for (p = uncommented; (p = strchr (p, '=')) != NULL; p++)
     keys++;
-  g_assert_cmpuint (keys, ==, 10);   /* every key of filemond-config.h */
+  g_assert_cmpuint (keys, ==, 11);   /* every key of filemond-config.h */
 
   config = load (uncommented, &error);
   g_assert_no_error (error);

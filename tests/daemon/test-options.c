@@ -184,6 +184,91 @@ test_backend_names (void)
   g_assert_cmpstr (fmd_backend_kind_to_string (FMD_BACKEND_STAP), ==, "stap");
 }
 
+static GVariant *
+ids_option (const char *key,
+            guint       n,
+            guint       distinct)
+{
+  g_autoptr(GVariantBuilder) ids = g_variant_builder_new (G_VARIANT_TYPE ("au"));
+  GVariantDict dict;
+
+  for (guint i = 0; i < n; i++)
+    g_variant_builder_add (ids, "u", 1 + i % distinct);
+  g_variant_dict_init (&dict, NULL);
+  g_variant_dict_insert_value (&dict, key, g_variant_builder_end (ids));
+  return g_variant_ref_sink (g_variant_dict_end (&dict));
+}
+
+static GVariant *
+prefixes_option (guint n,
+                 gsize len)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) prefixes = NULL;
+  GVariantDict dict;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *p = g_strdup_printf ("/%0*u", (int) len - 1, i);
+
+      g_strv_builder_add (builder, p);
+    }
+  prefixes = g_strv_builder_end (builder);
+  g_variant_dict_init (&dict, NULL);
+  g_variant_dict_insert_value (&dict, "path-prefixes",
+                               g_variant_new_strv ((const char * const *) prefixes, -1));
+  return g_variant_ref_sink (g_variant_dict_end (&dict));
+}
+
+static void
+assert_variant_refused (GVariant   *asv,
+                        const char *culprit)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FmdOptions) options = fmd_options_new_from_variant (asv, &error);
+
+  g_assert_null (options);
+  g_assert_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS);
+  g_assert_nonnull (strstr (error->message, culprit));
+}
+
+static void
+test_lists_are_bounded (void)
+{
+  g_autoptr(GVariant) uids_max = ids_option ("uids", FMD_OPTIONS_MAX_IDS, FMD_OPTIONS_MAX_IDS);
+  g_autoptr(GVariant) uids_over = ids_option ("uids", FMD_OPTIONS_MAX_IDS + 1, 3);
+  g_autoptr(GVariant) pids_over = ids_option ("pids", 400000, 400000);
+  g_autoptr(GVariant) prefixes_max = prefixes_option (FMD_OPTIONS_MAX_PREFIXES, 64);
+  g_autoptr(GVariant) prefixes_over = prefixes_option (FMD_OPTIONS_MAX_PREFIXES + 1, 8);
+  g_autoptr(GVariant) prefix_long = prefixes_option (1, FMD_OPTIONS_MAX_PREFIX_BYTES + 1);
+  g_autoptr(FmdOptions) options = NULL;
+
+  options = fmd_options_new_from_variant (uids_max, NULL);
+  g_assert_nonnull (options);
+  g_assert_cmpuint (options->uids->len, ==, FMD_OPTIONS_MAX_IDS);
+  g_clear_pointer (&options, fmd_options_free);
+  options = fmd_options_new_from_variant (prefixes_max, NULL);
+  g_assert_nonnull (options);
+  g_assert_cmpuint (g_strv_length (options->path_prefixes), ==, FMD_OPTIONS_MAX_PREFIXES);
+
+  assert_variant_refused (uids_over, "uids");
+  assert_variant_refused (pids_over, "pids");
+  assert_variant_refused (prefixes_over, "path-prefixes");
+  assert_variant_refused (prefix_long, "path-prefixes");
+}
+
+static void
+test_duplicates_merge (void)
+{
+  g_autoptr(GVariant) uids = ids_option ("uids", FMD_OPTIONS_MAX_IDS, 7);
+  g_autoptr(FmdOptions) options = fmd_options_new_from_variant (uids, NULL);
+
+  g_assert_nonnull (options);
+  g_assert_cmpuint (options->uids->len, ==, 7);
+  for (guint i = 0; i < 7; i++)
+    g_assert_cmpuint (g_array_index (options->uids, guint32, i), ==, i + 1);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -198,6 +283,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/options/path-prefixes-match-whole-components", test_path_prefixes_match_components);
   g_test_add_func ("/options/to-variant-round-trips", test_to_variant_round_trips);
   g_test_add_func ("/options/backend-names", test_backend_names);
+  g_test_add_func ("/options/lists-and-prefixes-are-bounded", test_lists_are_bounded);
+  g_test_add_func ("/options/duplicates-merge-in-order", test_duplicates_merge);
 
   return g_test_run ();
 }

@@ -102,7 +102,7 @@ test_slow_pipe_reader_gets_everything (void)
   thread = g_thread_new ("slow-reader", slow_reader_thread, &reader);
 
   tick_id = g_timeout_add (5, tick_cb, &ticks);
-  fmd_save_async (fmd_ring_snapshot (ring, 0), p[1], FM_FORMAT_JSONL, NULL, save_cb, &res);
+  fmd_save_async (fmd_ring_snapshot (ring, 0), p[1], FM_FORMAT_JSONL, 60, NULL, save_cb, &res);
   while (!res.done)
     g_main_context_iteration (NULL, TRUE);
   g_source_remove (tick_id);
@@ -130,7 +130,7 @@ test_since_seq_and_csv_header (void)
   int fd = g_file_open_tmp ("filemond-save-XXXXXX.csv", &path, &error);
 
   g_assert_no_error (error);
-  fmd_save_async (fmd_ring_snapshot (ring, 91), fd, FM_FORMAT_CSV, NULL, save_cb, &res);
+  fmd_save_async (fmd_ring_snapshot (ring, 91), fd, FM_FORMAT_CSV, 60, NULL, save_cb, &res);
   while (!res.done)
     g_main_context_iteration (NULL, TRUE);
 
@@ -211,7 +211,7 @@ test_async_refuses_bad_fd (void)
   Result res = { 0 };
 
   fmd_save_async (fmd_ring_snapshot (ring, 0), open ("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC),
-                  FM_FORMAT_TEXT, NULL, save_cb, &res);
+                  FM_FORMAT_TEXT, 60, NULL, save_cb, &res);
   while (!res.done)
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (res.ok);
@@ -228,7 +228,7 @@ test_reader_gone_is_io_error (void)
 
   g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, s), ==, 0);
   close (s[0]);
-  fmd_save_async (fmd_ring_snapshot (ring, 0), s[1], FM_FORMAT_JSONL, NULL, save_cb, &res);
+  fmd_save_async (fmd_ring_snapshot (ring, 0), s[1], FM_FORMAT_JSONL, 60, NULL, save_cb, &res);
   while (!res.done)
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (res.ok);
@@ -253,12 +253,31 @@ test_frozen_reader_is_cancelled (void)
 
   /* nobody reads p[0]; the pipe (blocking, as a client would leave it) fills up */
   g_assert_cmpint (pipe2 (p, O_CLOEXEC), ==, 0);
-  fmd_save_async (fmd_ring_snapshot (ring, 0), p[1], FM_FORMAT_TEXT, cancellable, save_cb, &res);
+  fmd_save_async (fmd_ring_snapshot (ring, 0), p[1], FM_FORMAT_TEXT, 60, cancellable, save_cb, &res);
   g_timeout_add (100, cancel_cb, cancellable);
   while (!res.done)
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (res.ok);
   g_assert_error (res.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&res.error);
+  close (p[0]);
+}
+
+static void
+test_stalled_reader_is_abandoned (void)
+{
+  g_autoptr(FmdRing) ring = ring_with (20000);
+  Result res = { 0 };
+  int p[2];
+
+  /* the reader holds the pipe open and never reads */
+  g_assert_cmpint (pipe2 (p, O_CLOEXEC), ==, 0);
+  fmd_save_async (fmd_ring_snapshot (ring, 0), p[1], FM_FORMAT_TEXT, 1, NULL, save_cb, &res);
+  while (!res.done)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (res.ok);
+  g_assert_error (res.error, FM_ERROR, FM_ERROR_IO);
+  g_assert_nonnull (strstr (res.error->message, "took nothing"));
   g_clear_error (&res.error);
   close (p[0]);
 }
@@ -277,6 +296,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/save/async-refuses-bad-fd", test_async_refuses_bad_fd);
   g_test_add_func ("/save/reader-gone-is-io-error", test_reader_gone_is_io_error);
   g_test_add_func ("/save/frozen-reader-is-cancelled", test_frozen_reader_is_cancelled);
+  g_test_add_func ("/save/stalled-reader-is-abandoned", test_stalled_reader_is_abandoned);
 
   return g_test_run ();
 }

@@ -157,7 +157,7 @@ test_frozen_reader_gets_exact_gap (void)
   g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 64 * 1024);
   g_autoptr(GError) error = NULL;
   Reader r;
-  int fd = fmd_streams_open (streams, FALSE, 0, &error);
+  int fd = fmd_streams_open (streams, ":1.1", FALSE, 0, &error);
 
   g_assert_no_error (error);
   g_assert_cmpint (fd, >=, 0);
@@ -201,7 +201,7 @@ test_replay_then_live_has_no_gap (void)
   int fd;
 
   append_n (ring, 0, 3000);
-  fd = fmd_streams_open (streams, TRUE, 1200, &error);
+  fd = fmd_streams_open (streams, ":1.1", TRUE, 1200, &error);
   g_assert_no_error (error);
   set_nonblocking (fd);
   reader_init (&r, 1200);
@@ -232,7 +232,7 @@ test_since_zero_replays_everything (void)
   int fd;
 
   append_n (ring, 0, 250);   /* 1..150 are overwritten already */
-  fd = fmd_streams_open (streams, TRUE, 0, &error);
+  fd = fmd_streams_open (streams, ":1.1", TRUE, 0, &error);
   g_assert_no_error (error);
   set_nonblocking (fd);
   reader_init (&r, 151);
@@ -253,7 +253,7 @@ test_since_overwritten_seq_reports_gap (void)
   int fd;
 
   append_n (ring, 0, 250);
-  fd = fmd_streams_open (streams, TRUE, 101, &error);
+  fd = fmd_streams_open (streams, ":1.1", TRUE, 101, &error);
   g_assert_no_error (error);
   set_nonblocking (fd);
   reader_init (&r, 101);
@@ -275,7 +275,7 @@ test_live_only_starts_at_next_event (void)
   int fd;
 
   append_n (ring, 0, 10);
-  fd = fmd_streams_open (streams, FALSE, 0, &error);
+  fd = fmd_streams_open (streams, ":1.1", FALSE, 0, &error);
   g_assert_no_error (error);
   set_nonblocking (fd);
   reader_init (&r, 11);
@@ -293,8 +293,8 @@ test_slow_reader_does_not_hold_back_another (void)
   g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 64 * 1024);
   g_autoptr(GError) error = NULL;
   Reader fast, slow;
-  int fast_fd = fmd_streams_open (streams, FALSE, 0, &error);
-  int slow_fd = fmd_streams_open (streams, FALSE, 0, &error);
+  int fast_fd = fmd_streams_open (streams, ":1.1", FALSE, 0, &error);
+  int slow_fd = fmd_streams_open (streams, ":1.1", FALSE, 0, &error);
 
   g_assert_no_error (error);
   set_nonblocking (fast_fd);
@@ -330,7 +330,7 @@ test_dropped_total_is_sent (void)
   g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 64 * 1024);
   g_autoptr(GError) error = NULL;
   Reader r;
-  int fd = fmd_streams_open (streams, FALSE, 0, &error);
+  int fd = fmd_streams_open (streams, ":1.1", FALSE, 0, &error);
 
   g_assert_no_error (error);
   set_nonblocking (fd);
@@ -353,8 +353,8 @@ test_closing_the_fd_ends_the_stream (void)
   g_autoptr(FmdRing) ring = fmd_ring_new (100, 1024 * 1024);
   g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 64 * 1024);
   g_autoptr(GError) error = NULL;
-  int a = fmd_streams_open (streams, FALSE, 0, &error);
-  int b = fmd_streams_open (streams, FALSE, 0, &error);
+  int a = fmd_streams_open (streams, ":1.1", FALSE, 0, &error);
+  int b = fmd_streams_open (streams, ":1.1", FALSE, 0, &error);
 
   g_assert_no_error (error);
   g_assert_cmpuint (fmd_streams_get_n_streams (streams), ==, 2);

@@ -15,6 +15,7 @@ typedef struct {
   GDBusConnection *other;
   FmdRing *ring;
   FmdSubscribers *subs;
+  FmdLimits *limits;
 } Fixture;
 
 typedef struct {
@@ -49,13 +50,16 @@ fixture_setup (Fixture *f, gconstpointer data)
   f->client = connect_to (f->bus);
   f->other = connect_to (f->bus);
   f->ring = fmd_ring_new (100000, 16 * 1024 * 1024);
-  f->subs = fmd_subscribers_new (f->daemon, f->ring, 1000);
+  f->limits = fmd_limits_new (f->daemon);
+  f->subs = fmd_subscribers_new (f->daemon, f->limits, f->ring, 1000);
 }
 
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
   g_clear_object (&f->subs);
+  g_object_run_dispose (G_OBJECT (f->limits));
+  g_clear_object (&f->limits);
   fmd_ring_free (f->ring);
   g_clear_object (&f->daemon);
   g_clear_object (&f->client);
@@ -149,8 +153,8 @@ test_events_reach_the_subscriber_alone (Fixture *f, gconstpointer data)
   guint a = listen (f->client, &mine);
   guint b = listen (f->other, &theirs);
 
-  fmd_subscribers_add (f->subs, g_dbus_connection_get_unique_name (f->client));
-  fmd_subscribers_add (f->subs, g_dbus_connection_get_unique_name (f->client));
+  g_assert_true (fmd_subscribers_add (f->subs, g_dbus_connection_get_unique_name (f->client), NULL));
+  g_assert_true (fmd_subscribers_add (f->subs, g_dbus_connection_get_unique_name (f->client), NULL));
   g_assert_cmpuint (fmd_subscribers_get_n_subscribers (f->subs), ==, 1);
 
   append_n (f->ring, 0, 700);
@@ -174,7 +178,7 @@ test_unsubscribe_stops_events (Fixture *f, gconstpointer data)
   guint a = listen (f->client, &mine);
   const char *name = g_dbus_connection_get_unique_name (f->client);
 
-  fmd_subscribers_add (f->subs, name);
+  g_assert_true (fmd_subscribers_add (f->subs, name, NULL));
   append_n (f->ring, 0, 10);
   wait_for (&mine.events, 10);
   g_assert_cmpuint (mine.events, ==, 10);
@@ -198,7 +202,7 @@ test_overflow_is_reported (Fixture *f, gconstpointer data)
   guint a = listen (f->client, &mine);
   guint64 total;
 
-  fmd_subscribers_add (f->subs, g_dbus_connection_get_unique_name (f->client));
+  g_assert_true (fmd_subscribers_add (f->subs, g_dbus_connection_get_unique_name (f->client), NULL));
   /* far more than the queue of 1000 at once: the oldest are skipped and reported */
   append_n (f->ring, 0, 5000);
   total = 0;
@@ -219,7 +223,7 @@ test_subscriber_leaving_the_bus_is_dropped (Fixture *f, gconstpointer data)
   g_autoptr(GError) error = NULL;
   gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
 
-  fmd_subscribers_add (f->subs, g_dbus_connection_get_unique_name (f->client));
+  g_assert_true (fmd_subscribers_add (f->subs, g_dbus_connection_get_unique_name (f->client), NULL));
   g_assert_cmpuint (fmd_subscribers_get_n_subscribers (f->subs), ==, 1);
   g_assert_true (g_dbus_connection_close_sync (f->client, NULL, &error));
   while (fmd_subscribers_get_n_subscribers (f->subs) > 0 && g_get_monotonic_time () < deadline)
@@ -233,7 +237,7 @@ test_unknown_name_is_dropped (Fixture *f, gconstpointer data)
   gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
 
   /* a caller that disconnected before Subscribe was handled */
-  fmd_subscribers_add (f->subs, ":1.999");
+  g_assert_true (fmd_subscribers_add (f->subs, ":1.999", NULL));
   while (fmd_subscribers_get_n_subscribers (f->subs) > 0 && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpuint (fmd_subscribers_get_n_subscribers (f->subs), ==, 0);

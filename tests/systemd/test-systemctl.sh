@@ -8,7 +8,7 @@ inside() { nsenter -t "$SYSTEMD_PID" -m -p -r -w "$@"; }
 as_fmtest() { inside setpriv --reuid=fmtest --regid=filemon --init-groups "$@"; }
 fail() { echo "FAIL: $*" >&2; inside systemctl status filemond --no-pager >&2 || true; inside journalctl -u filemond --no-pager -n 50 >&2 || true; exit 1; }
 
-inside systemctl start filemond
+inside systemctl start filemond || fail "systemctl start filemond"
 [ "$(inside systemctl is-active filemond)" = active ] || fail "filemond is not active after systemctl start"
 inside systemctl status filemond --no-pager >/dev/null || fail "systemctl status filemond"
 

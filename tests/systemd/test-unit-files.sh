@@ -29,6 +29,15 @@ else
   echo "ok: exposure $score <= 3.0"
 fi
 
+# The outer walls of doc/security.md ("Resource bounds"): each set, with a reason above it.
+for key in LimitNOFILE MemoryHigh MemoryMax TasksMax; do
+  if grep -B2 "^$key=" "$unit" | grep -q '^#'; then
+    echo "ok: $key is set, with its reason"
+  else
+    echo "not ok: $key is not set (or has no comment saying why)"; fail=1
+  fi
+done
+
 for f in "$policy" "$bus_conf"; do
   if xmllint --noout --nonet "$f"; then
     echo "ok: $f is well-formed"

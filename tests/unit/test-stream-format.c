@@ -72,7 +72,16 @@ on_dropped (guint64 total, gpointer user_data)
   g_string_append_printf (log->log, "dropped %" G_GUINT64_FORMAT "\n", total);
 }
 
-static const FmStreamCallbacks callbacks = { on_event, on_gap, on_dropped };
+static void
+on_capture (FmCaptureChange change, guint64 next_seq, gpointer user_data)
+{
+  Log *log = user_data;
+
+  g_string_append_printf (log->log, "capture %s %" G_GUINT64_FORMAT "\n",
+                          change == FM_CAPTURE_STOPPED ? "stopped" : "started", next_seq);
+}
+
+static const FmStreamCallbacks callbacks = { on_event, on_gap, on_dropped, on_capture };
 
 static void
 append_header (GByteArray *buf)
@@ -829,6 +838,32 @@ test_event_equal_compares_contents (void)
   g_assert_false (fm_event_equal (&a, &b));
 }
 
+/* A capture record says what happened and where the events of the change begin; an aux
+ * of a later version is skipped, as an unknown type is. */
+static void
+test_capture_records (void)
+{
+  static const guint8 want[FM_RECORD_CAPTURE_SIZE] = {
+    16, 0, 0, 0, 4, 0, 2, 0, 0x39, 0x30, 0, 0, 0, 0, 0, 0,
+  };
+  g_autoptr(GByteArray) stream = g_byte_array_new ();
+  guint8 r[FM_RECORD_CAPTURE_SIZE];
+  g_autofree char *got = NULL;
+
+  fm_record_encode_capture (r, FM_CAPTURE_STARTED, 12345);
+  g_assert_cmpmem (r, sizeof r, want, sizeof want);
+
+  append_header (stream);
+  fm_record_encode_capture (r, FM_CAPTURE_STOPPED, 5);
+  g_byte_array_append (stream, r, sizeof r);
+  fm_record_encode_capture (r, 77, 6);
+  g_byte_array_append (stream, r, sizeof r);
+  fm_record_encode_capture (r, FM_CAPTURE_STARTED, 9);
+  g_byte_array_append (stream, r, sizeof r);
+  got = decode_whole (stream->data, stream->len);
+  g_assert_cmpstr (got, ==, "capture stopped 5\ncapture started 9\n");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -857,6 +892,7 @@ main (int argc, char **argv)
   g_test_add_func ("/stream/layout/header-bytes", test_layout_header);
   g_test_add_func ("/stream/layout/event-bytes-little-endian-at-any-alignment", test_layout_event);
   g_test_add_func ("/stream/layout/gap-and-dropped-bytes", test_layout_gap_and_dropped);
+  g_test_add_func ("/stream/decoder/capture-records-and-unknown-changes", test_capture_records);
   g_test_add_func ("/stream/decoder/whole-records-are-read-in-place",
                    test_stream_whole_records_in_place);
   g_test_add_func ("/event/set-strings/detail-cut-before-a-split-character",

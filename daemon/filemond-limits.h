@@ -1,0 +1,58 @@
+/* filemond-limits.h: bounds on what any bus peer can make filemond hold.
+ *
+ * A GDBusConnection filter sees every message before GDBus queues it for the skeleton
+ * (and before polkit is asked): there calls are refused while nothing is held for them
+ * yet. Per peer (unique bus name) and in total:
+ *
+ * - method calls in progress (received, reply not sent): FMD_LIMIT_CALLS_PER_PEER and
+ *   FMD_LIMIT_CALLS; beyond them a call gets LimitsExceeded at once;
+ * - calls flagged NO_REPLY_EXPECTED are ignored: nothing would tell their sender that
+ *   they were refused, and counting them would need a reply that never comes;
+ * - file descriptors: Save carries one, every other call none; a call with more is
+ *   refused (its descriptors are closed as the message is freed);
+ * - the size of a call's body: FMD_LIMIT_CALL_BYTES;
+ * - bytes sent to a peer that it has not read: dbus-daemon charges the messages it queues
+ *   for a slow reader to their sender, and stops reading from filemond once that reaches
+ *   its max_incoming_bytes (127 MiB by default): one peer that never reads would freeze
+ *   filemond for everyone. Past FMD_LIMIT_PING_AT unacknowledged bytes the peer gets an
+ *   org.freedesktop.DBus.Peer.Ping: its answer proves it read everything before. A peer
+ *   over FMD_LIMIT_PEER_UNREAD (or over FMD_LIMIT_PING_AT while all peers together are over
+ *   FMD_LIMIT_UNREAD) gets nothing more: its calls are dropped, and the subscribers skip
+ *   it (fmd_limits_may_send).
+ *
+ * It also watches NameOwnerChanged with one match rule (dbus-daemon allows a connection
+ * 512) and emits "peer-vanished" for each unique name that leaves the bus.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+#define FMD_LIMIT_CALLS_PER_PEER 4
+#define FMD_LIMIT_CALLS 64
+#define FMD_LIMIT_CALL_BYTES (256 * 1024)
+#define FMD_LIMIT_PING_AT (256 * 1024)
+#define FMD_LIMIT_PEER_UNREAD (1024 * 1024)
+#define FMD_LIMIT_UNREAD (32 * 1024 * 1024)
+/* A peer that does not answer its Ping within this time counts as stalled. */
+#define FMD_LIMIT_PING_TIMEOUT_MS 10000
+
+#define FMD_TYPE_LIMITS (fmd_limits_get_type ())
+G_DECLARE_FINAL_TYPE (FmdLimits, fmd_limits, FMD, LIMITS, GObject)
+
+/* Installs the filter on @connection. Signal "peer-vanished" (const char *name), on the
+ * main context. The filter holds a reference: g_object_run_dispose() removes it. */
+FmdLimits *fmd_limits_new (GDBusConnection *connection);
+
+/* Whether a message of about @bytes to @peer keeps it within its unread bounds; when not,
+ * the peer is asked (again) to prove it reads. Main context. */
+gboolean fmd_limits_may_send (FmdLimits  *self,
+                              const char *peer,
+                              gsize       bytes);
+
+/* Counters for the logs and tests. */
+guint fmd_limits_get_n_calls (FmdLimits *self);
+guint64 fmd_limits_get_n_refused (FmdLimits *self);
+
+G_END_DECLS
