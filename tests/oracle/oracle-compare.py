@@ -19,6 +19,7 @@ import configparser
 import difflib
 import errno
 import json
+import os
 import re
 import sys
 
@@ -104,13 +105,16 @@ def find_close(text, start):
 
 
 def fd_token(tok):
-    """'3<\\x2f...>' or 'AT_FDCWD<...>' -> (number or 'AT_FDCWD', path bytes or None)."""
-    m = re.match(r'^(-?\d+|AT_FDCWD)(?:<(.*)>)?$', tok)
+    """'3<\\x2f...>' or 'AT_FDCWD<...>' -> (number or 'AT_FDCWD', path bytes or None).
+    A deleted file's path gets " (deleted)", as /proc and filemon write it."""
+    m = re.match(r'^(-?\d+|AT_FDCWD)(?:<(.*)>(\(deleted\))?)?$', tok)
     if not m:
         return tok, None
     path = m.group(2)
     if path is not None:
         path = unhex(path) if path.startswith("\\x") or path == "" else path.encode()
+        if m.group(3):
+            path += b" (deleted)"
     return m.group(1), path
 
 
@@ -156,7 +160,7 @@ def parse_strace(path):
                 name = rm.group(3)
                 call.result = -(KERNEL_ERRNO.get(name) or getattr(errno, name))
             elif rm.group(1) != "?":
-                call.result = int(rm.group(1), 0)
+                call.result = number(rm.group(1))
             if rm.group(2):
                 call.ret_path = unhex(rm.group(2))
         calls.append(call)
@@ -176,6 +180,17 @@ def tidy(path):
     if trailing and out != b"/":
         out += b"/"
     return out
+
+
+PATH_MAX = 4096
+
+
+def cut(path, kind, notes):
+    """filemon keeps PATH_MAX - 1 bytes of a path and marks the cut with "..." and a note."""
+    if len(path) <= PATH_MAX - 1:
+        return tidy(path)
+    notes.append(kind + " truncated")
+    return tidy(path[: PATH_MAX - 1]) + b"..."
 
 
 def quote(data):
@@ -240,11 +255,14 @@ def expect(call, kinds, cwd):
             m = HEX_STRING.match(tok)
             s = unhex(m.group(1)) if m else None
             base = dirfd[1]
-            if s is None:
+            deleted = base is not None and base.endswith(b" (deleted)")
+            if tok == "NULL" and call.name == "utimensat" and base is not None:
+                value = base           # futimens: the dirfd's own file
+            elif s is None:
                 value = b""
-                e.notes.append(kind + " unknown")
+                e.notes.append(kind + (" NULL" if tok == "NULL" else " unknown"))
             elif s.startswith(b"/"):
-                value = tidy(s)
+                value = cut(s, kind, e.notes)
             elif s == b"" and "AT_EMPTY_PATH" in " ".join(args):
                 value = base if base is not None else b""
             elif s == b"":
@@ -253,7 +271,11 @@ def expect(call, kinds, cwd):
                 value = s
                 e.notes.append(kind + " unknown")
             else:
-                value = tidy(base + b"/" + s)
+                if deleted:
+                    base = base[: -len(b" (deleted)")]
+                value = cut(base + b"/" + s, kind, e.notes)
+                if deleted:
+                    e.notes.append(kind + "'s directory deleted")
             if kind == "path":
                 e.path = value
             else:
@@ -277,8 +299,10 @@ def expect(call, kinds, cwd):
             if mode_shown:
                 e.fields.append(flag_set(tok) if "|" in tok else "%04o" % (number(tok) or 0))
         elif kind in ("at_flags", "rename_flags", "xattr_flags"):
-            if tok != "0":
-                e.fields.append(flag_set(tok))
+            # AT_STATX_SYNC_AS_STAT is 0: strace names it, filemon does not
+            flags = flag_set(tok) - {"AT_STATX_SYNC_AS_STAT", "0"}
+            if flags:
+                e.fields.append(flags)
         elif kind in ("access_mode", "statx_mask"):
             e.fields.append(flag_set(tok))
         elif kind == "xattr_name":
@@ -299,14 +323,14 @@ def expect(call, kinds, cwd):
             items = [quote(unhex(x.group(1))) for x in HEX_STRING.finditer(tok)]
             e.fields.append("[" + ", ".join(items) + ("..." if tok.endswith("...]") else "") + "]")
         elif kind == "open_how":
-            m = re.match(r"\{flags=([^,]*), mode=([^,]*), resolve=([^}]*)\}", tok)
-            if m:
-                flags = flag_set(m.group(1))
+            how = dict(kv.split("=", 1) for kv in split_args(tok.strip("{}")) if "=" in kv)
+            if "flags" in how:
+                flags = flag_set(how["flags"])
                 e.fields.append(flags)
                 if flags & {"O_CREAT", "O_TMPFILE"}:
-                    e.fields.append("%04o" % (number(m.group(2)) or 0))
-                if m.group(3) != "0":
-                    e.fields.append(flag_set(m.group(3)))
+                    e.fields.append("%04o" % (number(how.get("mode", "0")) or 0))
+                if how.get("resolve", "0") != "0":
+                    e.fields.append(flag_set(how["resolve"]))
     return e
 
 
@@ -409,7 +433,7 @@ def main():
             m = HEX_STRING.match(c.args[0])
             if m:
                 s = unhex(m.group(1))
-                here = tidy(s if s.startswith(b"/") else here + b"/" + s).rstrip(b"/") or b"/"
+                here = os.path.normpath(s if s.startswith(b"/") else here + b"/" + s)
         elif c.result == 0 and c.name == "fchdir":
             p = fd_token(c.args[0])[1]
             if p:

@@ -38,6 +38,8 @@ done
 [ $# -gt 0 ] || die "no command"
 command -v strace >/dev/null || die "strace is not installed"
 name=${name:-$(basename "$1")}
+# ORACLE_KEEP=DIR keeps every run's files in DIR/NAME (for a look after a failure)
+[ -n "$keep" ] || [ -z "${ORACLE_KEEP:-}" ] || keep=$ORACLE_KEEP/$name
 
 if [ -n "$keep" ]; then
   mkdir -p "$keep"
