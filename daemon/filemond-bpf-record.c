@@ -16,6 +16,10 @@
 #define PID_FS_MAGIC 0x50494446   /* pidfds since 6.9 */
 #endif
 
+/* where a path was cut: no absolute path starts with it */
+#define MARK "..."
+#define MARK_LEN (sizeof MARK - 1)
+
 struct _FmdBpfDecoder {
   GString *path;
   GString *path2;
@@ -184,11 +188,20 @@ finish_path (GString     *out,
   g_string_append_len (out, raw, raw_len);
   if (!verbatim)
     g_string_set_size (out, fmd_bpf_path_tidy (out->str, out->len));
+  /* the marks take the place of bytes: an event's path holds FM_PATH_MAX bytes at most */
   if (flags & FMD_BPF_F_PATH_TRUNCATED)
-    g_string_prepend (out, "...");
+    {
+      if (out->len > FM_PATH_MAX - MARK_LEN)
+        g_string_erase (out, 0, out->len - (FM_PATH_MAX - MARK_LEN));
+      g_string_prepend (out, MARK);
+    }
   /* a string cut at PATH_MAX: what follows is missing */
   if (flags & FMD_BPF_F_PATH_CUT)
-    g_string_append (out, "...");
+    {
+      if (out->len > FM_PATH_MAX - MARK_LEN)
+        g_string_truncate (out, FM_PATH_MAX - MARK_LEN);
+      g_string_append (out, MARK);
+    }
 
   if (flags & FMD_BPF_F_PATH_DELETED)
     g_string_append (out, " (deleted)");

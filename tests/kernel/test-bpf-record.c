@@ -180,6 +180,19 @@ test_flags_become_notes (void)
   g_assert_cmpstr (e.path2, ==, "/c");
   g_assert_nonnull (strstr (e.detail, "path truncated"));
 
+  /* a valid path of PATH_MAX - 1 bytes cut: the mark takes the place of its last bytes,
+   * so that path and mark fit an event */
+  {
+    g_autofree char *long_path = g_strnfill (FM_PATH_MAX - 1, 'a');
+
+    long_path[0] = '/';
+    len = make_record (&r, "stat", long_path, "", "", "");
+    r.rec.flags = FMD_BPF_F_PATH_CUT;
+    decode_ok (decoder, &r, len, &e);
+    g_assert_cmpuint (e.path_len, ==, FM_PATH_MAX);
+    g_assert_true (g_str_has_suffix (e.path, "aaa..."));
+  }
+
   /* open (""): the empty string the call refused, not the cwd it was resolved on */
   len = make_record (&r, "open", "/cwd", "", "", "");
   r.rec.flags = FMD_BPF_F_PATH_RELATIVE | FMD_BPF_F_PATH_EMPTY;

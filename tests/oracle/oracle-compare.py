@@ -71,7 +71,7 @@ def split_args(text):
         elif c in "[{(<":
             depth += 1
             cur.append(c)
-        elif c in "]})>":
+        elif c in "]})>" and text[i - 1:i + 1] != "=>":
             depth -= 1
             cur.append(c)
         elif c == "," and depth == 0:
@@ -97,7 +97,7 @@ def find_close(text, start):
             quoted = True
         elif c in "[{(<":
             depth += 1
-        elif c in "]})>":
+        elif c in "]})>" and text[i - 1:i + 1] != "=>":   # "=>": clone3's results
             depth -= 1
             if depth == 0:
                 return i
@@ -139,7 +139,13 @@ def parse_strace(path):
             continue
         r = re.match(r"^<\.\.\. (\w+) resumed>(.*)$", rest)
         if r:
-            rest = pending.pop(tid, r.group(1) + "(") + r.group(2)
+            start = pending.pop(tid, None)
+            if start is None:
+                # an execve from a thread other than the leader resumes under the leader's
+                # pid, which the thread has taken: the call is the leader's now
+                other = [t for t, text in pending.items() if text.startswith(r.group(1) + "(")]
+                start = pending.pop(other[0]) if len(other) == 1 else r.group(1) + "("
+            rest = start + r.group(2)
         n = re.match(r"^(\w+)\(", rest)
         if not n:
             continue
@@ -185,12 +191,15 @@ def tidy(path):
 PATH_MAX = 4096
 
 
-def cut(path, kind, notes):
-    """filemon keeps PATH_MAX - 1 bytes of a path and marks the cut with "..." and a note."""
-    if len(path) <= PATH_MAX - 1:
+def cut(path, kind, notes, longer=False):
+    """filemon keeps PATH_MAX - 1 bytes of a path and marks the cut with "..." and a note.
+    @longer: strace cut the string itself (it prints at most PATH_MAX - 1 bytes of a path
+    and then "...")."""
+    if len(path) <= PATH_MAX - 1 and not longer:
         return tidy(path)
     notes.append(kind + " truncated")
-    return tidy(path[: PATH_MAX - 1]) + b"..."
+    # the mark takes the place of the last bytes: an event's path is PATH_MAX bytes at most
+    return tidy(path[: PATH_MAX - 1])[: PATH_MAX - 3] + b"..."
 
 
 def quote(data):
@@ -218,6 +227,20 @@ def quote(data):
 
 def is_bidi(o):
     return o in (0x061C, 0x200E, 0x200F) or 0x202A <= o <= 0x202E or 0x2066 <= o <= 0x2069
+
+
+FILE_TYPES = {0o140000: "S_IFSOCK", 0o120000: "S_IFLNK", 0o100000: "S_IFREG",
+              0o60000: "S_IFBLK", 0o40000: "S_IFDIR", 0o20000: "S_IFCHR", 0o10000: "S_IFIFO"}
+
+
+def mode_field(tok):
+    """A mode as filemon writes it: "0644", or "S_IFREG|0644" when file type bits are set
+    (strace writes chmod's 0100644 as a number, mknod's as S_IFREG|0644)."""
+    if "|" in tok:
+        return flag_set(tok)
+    n = number(tok) or 0
+    kind = FILE_TYPES.get(n & 0o170000)
+    return flag_set("%s|%04o" % (kind, n & 0o7777)) if kind else "%04o" % n
 
 
 def flag_set(tok):
@@ -262,7 +285,7 @@ def expect(call, kinds, cwd):
                 value = b""
                 e.notes.append(kind + (" NULL" if tok == "NULL" else " unknown"))
             elif s.startswith(b"/"):
-                value = cut(s, kind, e.notes)
+                value = cut(s, kind, e.notes, longer=bool(m.group(2)))
             elif s == b"" and "AT_EMPTY_PATH" in " ".join(args):
                 value = base if base is not None else b""
             elif s == b"":
@@ -273,7 +296,7 @@ def expect(call, kinds, cwd):
             else:
                 if deleted:
                     base = base[: -len(b" (deleted)")]
-                value = cut(base + b"/" + s, kind, e.notes)
+                value = cut(base + b"/" + s, kind, e.notes, longer=bool(m.group(2)))
                 if deleted:
                     e.notes.append(kind + "'s directory deleted")
             if kind == "path":
@@ -297,7 +320,7 @@ def expect(call, kinds, cwd):
             e.fields.append(flags)
         elif kind == "mode":
             if mode_shown:
-                e.fields.append(flag_set(tok) if "|" in tok else "%04o" % (number(tok) or 0))
+                e.fields.append(mode_field(tok))
         elif kind in ("at_flags", "rename_flags", "xattr_flags"):
             # AT_STATX_SYNC_AS_STAT is 0: strace names it, filemon does not
             flags = flag_set(tok) - {"AT_STATX_SYNC_AS_STAT", "0"}

@@ -197,7 +197,8 @@ every_syscall (void)
   fd2 = (int) syscall (SYS_open, "gone", O_RDONLY | O_DIRECTORY);
   syscall (SYS_chdir, "gone");
   syscall (SYS_rmdir, "../gone");
-  syscall (SYS_open, "x", O_RDONLY);
+  /* strace shows the cwd's path (and that it is deleted) for AT_FDCWD only */
+  syscall (SYS_openat, AT_FDCWD, "x", O_RDONLY);
   syscall (SYS_newfstatat, fd2, "y", &st, 0);
   syscall (SYS_newfstatat, fd2, "", &st, AT_EMPTY_PATH);
   syscall (SYS_chdir, "/");
@@ -212,6 +213,16 @@ thread_main (void *data)
   syscall (SYS_open, "from-thread", O_WRONLY | O_CREAT, 0600);
   syscall (SYS_stat, "from-thread", &(struct stat) {});
   syscall (SYS_unlink, "from-thread");
+  return NULL;
+}
+
+/* execve from a thread that is not the group leader: it takes the leader's pid */
+static void *
+thread_exec (void *data)
+{
+  char *args[] = { data, "exec", "from a thread", NULL };
+
+  syscall (SYS_execve, "/proc/self/exe", args, (char *[]) { NULL });
   return NULL;
 }
 
@@ -282,6 +293,15 @@ main (int argc, char **argv)
 
       syscall (SYS_execveat, AT_FDCWD, "no-such-program", args, (char *[]) { NULL }, 0);
       syscall (SYS_execveat, fd, "", args, (char *[]) { NULL }, AT_EMPTY_PATH);
+      _exit (1);
+    }
+  if (child > 0)
+    waitpid (child, NULL, 0);
+  child = fork ();
+  if (child == 0)
+    {
+      if (pthread_create (&thread, NULL, thread_exec, argv[0]) == 0)
+        pthread_join (thread, NULL);
       _exit (1);
     }
   if (child > 0)
