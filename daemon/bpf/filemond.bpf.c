@@ -808,6 +808,18 @@ exit_captured (__u64 *ctx,
   if (rec->str_len == 0)
     pos = append (sp, pos, "", 0);
 
+  if (sc->argv_arg < 6 && ret == 0 && s->argv_len == 0)
+    {
+      /* argv could not be read at entry (its page was not there yet): after a successful
+       * exec the kernel has copied it onto the new program's stack, just written */
+      struct mm_struct *mm = task->mm;
+      __u64 n = mm->arg_end - mm->arg_start;
+
+      if (n > FMD_BPF_ARGV_MAX - 1)
+        n = FMD_BPF_ARGV_MAX - 1;
+      if (bpf_probe_read_user (s->argv, n & (FMD_BPF_ARGV_MAX - 1), (const void *) mm->arg_start) == 0)
+        s->argv_len = n;
+    }
   rec->argv_len = s->argv_len & (FMD_BPF_ARGV_MAX - 1);
   pos = append (sp, pos, s->argv, rec->argv_len);
 

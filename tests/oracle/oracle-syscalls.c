@@ -226,6 +226,25 @@ thread_exec (void *data)
   return NULL;
 }
 
+/* @len bytes of @content in a page of a file mapping that nothing has touched: the
+ * kernel faults it in when the syscall reads it, a BPF program at syscall entry cannot. */
+static char *
+cold_page (const char *content, size_t len)
+{
+  char name[] = "cold-XXXXXX";
+  int fd = mkstemp (name);
+  char *p;
+
+  if (fd < 0 || write (fd, content, len) != (ssize_t) len)
+    exit (1);
+  p = mmap (NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+  if (p == MAP_FAILED)
+    exit (1);
+  close (fd);
+  unlink (name);
+  return p;
+}
+
 /* argv[0] re-executed with "exec": the exec'd form */
 static int
 exec_mode (void)
@@ -293,6 +312,24 @@ main (int argc, char **argv)
 
       syscall (SYS_execveat, AT_FDCWD, "no-such-program", args, (char *[]) { NULL }, 0);
       syscall (SYS_execveat, fd, "", args, (char *[]) { NULL }, AT_EMPTY_PATH);
+      _exit (1);
+    }
+  if (child > 0)
+    waitpid (child, NULL, 0);
+  /* strings the program cannot read at entry: a chdir and an execve */
+  child = fork ();
+  if (child == 0)
+    {
+      static const char strings[] = "cold-dir\0/proc/self/exe\0prog\0exec\0from a cold page";
+      char *page;
+
+      syscall (SYS_mkdir, "cold-dir", 0755);
+      page = cold_page (strings, sizeof strings);
+      syscall (SYS_chdir, page);
+      syscall (SYS_open, "in-cold-dir", O_RDONLY);
+      page = cold_page (strings, sizeof strings);
+      char *args[] = { page + 24, page + 29, page + 34, NULL };
+      syscall (SYS_execve, page + 9, args, (char *[]) { NULL });
       _exit (1);
     }
   if (child > 0)
