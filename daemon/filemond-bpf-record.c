@@ -312,6 +312,9 @@ fmd_bpf_decoder_decode (FmdBpfDecoder  *self,
                  "path2", notes);
   }
 
+  if ((rec->flags & FMD_BPF_F_CHROOT) && (self->path->len > 0 || self->path2->len > 0))
+    add_note (notes, "paths inside the process's chroot");
+
   g_string_truncate (self->detail, 0);
   if (sc != NULL)
     {

@@ -68,6 +68,7 @@ struct fmd_bpf_settings {
 #define FMD_BPF_F_PATH2_UNKNOWN    (1u << 11)
 #define FMD_BPF_F_PATH2_RELATIVE   (1u << 12)
 #define FMD_BPF_F_HOW              (1u << 16) /* how[] holds the struct open_how */
+#define FMD_BPF_F_CHROOT           (1u << 17) /* the task's root is a chroot: paths start there */
 /* The string was cut at PATH_MAX - 1 bytes (its end is missing; TRUNCATED says a walk
  * lost the start). Outside the low byte, so path2's is this shifted by 8 as well. */
 #define FMD_BPF_F_PATH_CUT         (1u << 20)

@@ -735,6 +735,9 @@ exit_captured (__u64 *ctx,
   rec->ino = s->ino;
   rec->magic = s->magic;
   rec->flags = s->flags;
+  /* a walk stops at the task's root: in a chroot, paths are the chroot's */
+  if (task->fs->root.dentry != task->fs->root.mnt->mnt_root)
+    rec->flags |= FMD_BPF_F_CHROOT;
   rec->pid = id >> 32;
   rec->tid = tid;
   rec->ppid = task->real_parent->tgid;
@@ -764,7 +767,7 @@ exit_captured (__u64 *ctx,
       if (nr == NR_CHDIR && ret == 0)
         r.src = SRC_CWD;
       resolve_path (sp, &r);
-      rec->flags = r.flags;
+      rec->flags = r.flags | (rec->flags & FMD_BPF_F_CHROOT);
       rec->magic = r.magic;
       rec->ino = r.ino;
       rec->path_len = r.len & PATH_MASK;

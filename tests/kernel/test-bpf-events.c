@@ -307,7 +307,8 @@ test_paths_across_mounts (void)
       /* as /proc/PID/fd shows an unlinked file */
       { "write", 1, "@mnt/inner (deleted)", NULL, "fmtest-paths", NULL },
       { "write", 1, socket_name, NULL, "fmtest-paths", NULL },
-      { "openat", -ENOENT, "/mnt/missing", NULL, "fmtest-paths", NULL },
+      /* said to be the chroot's */
+      { "openat", -ENOENT, "/mnt/missing", NULL, "fmtest-paths", "paths inside the process's chroot" },
     };
 
     events = kc_events_of (capture, child.pid);
