@@ -16,6 +16,10 @@
 #define PID_FS_MAGIC 0x50494446   /* pidfds since 6.9 */
 #endif
 
+#define KERNEL_ERESTARTSYS 512
+#define KERNEL_ERESTART_RESTARTBLOCK 516
+#define RESTART_NOTE "interrupted by a signal (restarted, or EINTR for the process)"
+
 /* where a path was cut: no absolute path starts with it */
 #define MARK "..."
 #define MARK_LEN (sizeof MARK - 1)
@@ -314,6 +318,10 @@ fmd_bpf_decoder_decode (FmdBpfDecoder  *self,
 
   if ((rec->flags & FMD_BPF_F_CHROOT) && (self->path->len > 0 || self->path2->len > 0))
     add_note (notes, "paths inside the process's chroot");
+  /* ERESTARTSYS, ERESTARTNOINTR, ERESTARTNOHAND, ERESTART_RESTARTBLOCK: the kernel's own
+   * codes, seen at syscall exit before the signal is handled; the process never sees them */
+  if (rec->result <= -KERNEL_ERESTARTSYS && rec->result >= -KERNEL_ERESTART_RESTARTBLOCK)
+    add_note (notes, RESTART_NOTE);
 
   g_string_truncate (self->detail, 0);
   if (sc != NULL)

@@ -193,6 +193,12 @@ test_flags_become_notes (void)
     g_assert_true (g_str_has_suffix (e.path, "aaa..."));
   }
 
+  /* a read a signal interrupted: the kernel's code, and what the process gets */
+  len = make_record (&r, "read", "/f", "", "", "");
+  r.rec.result = -512;   /* ERESTARTSYS */
+  decode_ok (decoder, &r, len, &e);
+  g_assert_nonnull (strstr (e.detail, "(restarted, or EINTR for the process)"));
+
   /* open (""): the empty string the call refused, not the cwd it was resolved on */
   len = make_record (&r, "open", "/cwd", "", "", "");
   r.rec.flags = FMD_BPF_F_PATH_RELATIVE | FMD_BPF_F_PATH_EMPTY;

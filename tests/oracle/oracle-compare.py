@@ -354,6 +354,8 @@ def expect(call, kinds, cwd):
                     e.fields.append("%04o" % (number(how.get("mode", "0")) or 0))
                 if how.get("resolve", "0") != "0":
                     e.fields.append(flag_set(how["resolve"]))
+    if call.result is not None and -516 <= call.result <= -512:
+        e.notes.append("interrupted by a signal (restarted, or EINTR for the process)")
     return e
 
 

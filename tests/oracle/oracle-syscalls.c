@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <signal.h>
 #include <sys/eventfd.h>
+#include <sys/time.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -206,6 +208,32 @@ every_syscall (void)
   syscall (SYS_close, dirfd);
 }
 
+static void
+on_alarm (int sig)
+{
+  (void) sig;
+}
+
+/* A read a signal interrupts: the kernel's exit sees -ERESTARTSYS, the process EINTR
+ * (a handler without SA_RESTART). The timer repeats, so a signal that comes before the
+ * read blocks is followed by one that interrupts it. */
+static void
+interrupted_read (void)
+{
+  struct sigaction sa = { .sa_handler = on_alarm };
+  struct itimerval every = { { 0, 50000 }, { 0, 50000 } }, off = { { 0, 0 }, { 0, 0 } };
+  char c;
+  int p[2];
+
+  if (pipe (p) != 0 || sigaction (SIGALRM, &sa, NULL) != 0)
+    exit (1);
+  setitimer (ITIMER_REAL, &every, NULL);
+  syscall (SYS_read, p[0], &c, 1);
+  setitimer (ITIMER_REAL, &off, NULL);
+  syscall (SYS_close, p[0]);
+  syscall (SYS_close, p[1]);
+}
+
 static void *
 thread_main (void *data)
 {
@@ -290,6 +318,8 @@ main (int argc, char **argv)
       long_name[len] = '\0';
       syscall (SYS_stat, long_name, &(struct stat) {});
     }
+
+  interrupted_read ();
 
   /* a thread, a fork, an exec, an execveat and an fexecve */
   if (pthread_create (&thread, NULL, thread_main, NULL) == 0)
