@@ -111,6 +111,20 @@ test_text_two_paths_and_success (void)
   fm_event_set_strings (&e, "x", NULL, NULL, NULL);
   fm_format_event (FM_FORMAT_TEXT, &e, out);
   g_assert_true (g_str_has_suffix (out->str, " renameat2() = -4000\n"));
+
+  /* symlink (target, linkpath), as the man page and strace write it; the event's path is
+   * the link created, path2 the target */
+  g_string_truncate (out, 0);
+  e.syscall_nr = nr_of ("symlinkat");
+  e.result = 0;
+  fm_event_set_strings (&e, "ln", "/d/link", "../target", "");
+  fm_format_event (FM_FORMAT_TEXT, &e, out);
+  g_assert_true (g_str_has_suffix (out->str, " symlinkat(\"../target\", \"/d/link\") = 0\n"));
+  g_string_truncate (out, 0);
+  e.syscall_nr = nr_of ("symlink");
+  fm_event_set_strings (&e, "ln", "/d/link", "", "");
+  fm_format_event (FM_FORMAT_TEXT, &e, out);
+  g_assert_true (g_str_has_suffix (out->str, " symlink(\"/d/link\") = 0\n"));
 }
 
 /* One line, only printable characters, valid UTF-8: nothing reaches a terminal raw. */
@@ -633,7 +647,17 @@ test_hostile_unicode_escaped (void)
       g_assert_null (strstr (out->str, "\xc2\x9b"));
       g_assert_null (strstr (out->str, "\xe2\x80\xae"));
       if (f == FM_FORMAT_JSONL)
-        g_assert_nonnull (strstr (out->str, "\"/x\\u009b31m\\u202etxt.exe\""));
+        {
+          g_autoptr(FmJsonlReader) reader = fm_jsonl_reader_new ();
+          g_autoptr(GError) error = NULL;
+          FmEvent back;
+
+          g_assert_nonnull (strstr (out->str, "\"/x\\u009b31m\\u202etxt.exe\""));
+          /* read back as the same characters */
+          g_assert_true (fm_jsonl_reader_parse_line (reader, out->str, out->len - 1, &back, &error));
+          g_assert_no_error (error);
+          g_assert_cmpstr (back.path, ==, name);
+        }
       else
         g_assert_nonnull (strstr (out->str, "/x\\xc2\\x9b31m\\xe2\\x80\\xaetxt.exe"));
     }
