@@ -2,16 +2,17 @@
  * back. doc/formats.md is the reference; the rules in short:
  *
  * jsonl  one object per line, every field. Strings that are valid UTF-8 are JSON strings
- *        with the usual escapes (control characters as \u00XX). A byte that is not part
+ *        with the usual escapes (control characters as \u00XX, C1 and bidi controls as
+ *        \uXXXX too). A byte that is not part
  *        of valid UTF-8 (0x80..0xff) is written as the lone surrogate \udcXX, as Python's
  *        "surrogateescape" does: valid UTF-8 never encodes a lone surrogate, so the reader
  *        maps them back to the bytes unambiguously and any file name survives.
  * text   strace-like lines for people: strings C-escaped (\n, \t, \", \\, \xNN for
- *        control characters, C1 controls and invalid bytes), so nothing in a file name can
- *        split a line or reach a terminal as an escape sequence.
- * csv    RFC 4180 (CRLF, quotes doubled, fields with , " CR or LF quoted), with a header
- *        line. Invalid UTF-8 bytes are written as \xNN and backslashes doubled, so the
- *        file is valid UTF-8 and the names are recoverable.
+ *        control characters, C1 and bidi controls and invalid bytes), so nothing in a file
+ *        name can split a line, reach a terminal as an escape sequence or reorder a line.
+ * csv    RFC 4180 (CRLF, quotes doubled, fields with , or " quoted), with a header line.
+ *        The escapes of text (CR as \r) and backslashes doubled: every record is one
+ *        line, the file is valid UTF-8 and the names are recoverable.
  *
  * The writers append to a GString and allocate nothing per event once it has grown. */
 #include "fm-format.h"
@@ -134,6 +135,13 @@ append_json_string (GString *out, const char *s, gsize len)
           p++;
           continue;
         }
+      if (n > 1 && fm_unichar_is_hostile (g_utf8_get_char ((const char *) p)))
+        {
+          /* the same character, but not one a terminal showing the line acts on */
+          g_string_append_printf (out, "\\u%04x", g_utf8_get_char ((const char *) p));
+          p += n;
+          continue;
+        }
       g_string_append_len (out, (const char *) p, n);
       p += n;
     }
@@ -144,11 +152,12 @@ typedef enum {
   ESC_TEXT,         /* a quoted string in a text line: \\ \" \n \t \xNN */
   ESC_TEXT_DETAIL,  /* detail in a text line: already C-quoted by the decoder, so only
                      * controls and invalid bytes are mapped (no doubled backslashes) */
-  ESC_CSV,          /* inside a csv field: "" for quotes, CR LF TAB kept, \\ and \xNN */
+  ESC_CSV,          /* inside a csv field: "" for quotes, \\r \\n \\t, \\\\ and \\xNN */
 } Escape;
 
-/* C-style escaping for text and the csv variant, which keeps CR, LF and TAB (csv quotes
- * the field instead) and doubles quotes the RFC 4180 way. */
+/* C-style escaping for text and the csv variant, which doubles quotes the RFC 4180 way.
+ * CR and LF are escaped in csv too: a quoted field may hold them, but most tools that read
+ * csv line by line would let a file name forge a record. */
 static void
 append_c_escaped (GString *out, const char *s, gsize len, Escape mode)
 {
@@ -180,22 +189,19 @@ append_c_escaped (GString *out, const char *s, gsize len, Escape mode)
           p++;
           continue;
         }
-      if (csv && (*p == '\n' || *p == '\r' || *p == '\t'))
-        {
-          g_string_append_c (out, (char) *p);
-          p++;
-          continue;
-        }
       n = utf8_seq_len (p, end - p);
-      /* C0, DEL, C1 (U+0080..U+009F: terminal controls too) and invalid bytes */
-      if (n == 0 || *p < 0x20 || *p == 0x7f || (n == 2 && p[0] == 0xc2 && p[1] < 0xa0))
+      /* C0, DEL, C1 and bidi controls (fm_unichar_is_hostile) and invalid bytes */
+      if (n == 0 || *p < 0x20 || *p == 0x7f
+          || (n > 1 && fm_unichar_is_hostile (g_utf8_get_char ((const char *) p))))
         {
           gsize k = (n == 0) ? 1 : n;
 
-          if (!csv && *p == '\n')
+          if (*p == '\n')
             g_string_append (out, "\\n");
-          else if (!csv && *p == '\t')
+          else if (*p == '\t')
             g_string_append (out, "\\t");
+          else if (csv && *p == '\r')
+            g_string_append (out, "\\r");
           else
             for (gsize i = 0; i < k; i++)
               {
@@ -313,10 +319,24 @@ append_time_of_day (GString *out, guint64 time_ns)
   append_u64_padded (out, usec, 6);
 }
 
+/* A quoted path of a text line, after ", " unless @first; whether the next is still first. */
+static gboolean
+append_text_path (GString *out, const char *path, gsize len, gboolean first)
+{
+  if (len == 0)
+    return first;
+  g_string_append (out, first ? "\"" : ", \"");
+  append_c_escaped (out, path, len, ESC_TEXT);
+  g_string_append_c (out, '"');
+  return FALSE;
+}
+
 static void
 format_text (const FmEvent *e, GString *out)
 {
   char name_buf[16], result_buf[32];
+  const FmSyscall *sc;
+  gboolean first;
   gsize col;
 
   append_time_of_day (out, e->time_ns);
@@ -332,17 +352,18 @@ format_text (const FmEvent *e, GString *out)
   g_string_append_c (out, ' ');
   g_string_append (out, fm_syscall_name (e->syscall_nr, name_buf));
   g_string_append_c (out, '(');
-  if (e->path_len > 0)
+  /* symlink(target, linkpath): in the man page's order, though the event's path is the
+   * link created */
+  sc = fm_syscall_by_nr (e->syscall_nr);
+  if (sc != NULL && sc->n_args > 0 && sc->args[0] == FM_ARG_SYMLINK_TARGET)
     {
-      g_string_append_c (out, '"');
-      append_c_escaped (out, e->path, e->path_len, ESC_TEXT);
-      g_string_append_c (out, '"');
+      first = append_text_path (out, e->path2, e->path2_len, TRUE);
+      append_text_path (out, e->path, e->path_len, first);
     }
-  if (e->path2_len > 0)
+  else
     {
-      g_string_append (out, e->path_len > 0 ? ", \"" : "\"");
-      append_c_escaped (out, e->path2, e->path2_len, ESC_TEXT);
-      g_string_append_c (out, '"');
+      first = append_text_path (out, e->path, e->path_len, TRUE);
+      append_text_path (out, e->path2, e->path2_len, first);
     }
   if (e->detail_len > 0)
     {
@@ -369,7 +390,7 @@ append_csv_field (GString *out, const char *s, gsize len)
   gboolean quote = FALSE;
 
   for (gsize i = 0; i < len; i++)
-    if (s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n')
+    if (s[i] == ',' || s[i] == '"')
       {
         quote = TRUE;
         break;

@@ -327,32 +327,31 @@ field_decoded (Detail  *d,
   field_close (d, mark);
 }
 
-/* A user string (argv, an xattr name) as valid UTF-8: bytes that are not UTF-8 and
- * control characters become \xNN, a backslash \\, so the text stays unambiguous. Long
- * strings are cut at a character boundary with "...". */
-static void
-field_string (Detail     *d,
-              const char *s,
-              gboolean    quoted)
+/* Unicode controls that reach a terminal as such: C1 (U+0080..U+009F, e.g. U+009B is a
+ * CSI) and the bidirectional overrides and isolates, with which a name can reorder what
+ * is shown around it. */
+gboolean
+fm_unichar_is_hostile (gunichar u)
+{
+  return (u >= 0x80 && u < 0xa0) || u == 0x061c || u == 0x200e || u == 0x200f
+         || (u >= 0x202a && u <= 0x202e) || (u >= 0x2066 && u <= 0x2069);
+}
+
+/* Appends @s escaped as valid UTF-8: bytes that are not UTF-8, control characters and
+ * hostile Unicode (fm_unichar_is_hostile) become \xNN, a backslash \\ (and a quote \"
+ * when @quoted). Keeps @reserve bytes free below the limit; FALSE when @s did not fit
+ * and was cut with "...". */
+static gboolean
+append_escaped (Detail     *d,
+                const char *s,
+                gboolean    quoted,
+                gsize       reserve)
 {
   const char *end = s + strlen (s);
-  gsize reserve = ELLIPSIS_LEN + (quoted ? 1 : 0);
-  gsize mark;
 
-  if (!field_open (d, &mark))
-    return;
-  if (quoted)
-    g_string_append_c (d->out, '"');
-  if (d->out->len + reserve > d->limit)
-    {
-      /* not even room to say it was cut: the field gives way to the detail's ellipsis */
-      g_string_truncate (d->out, mark);
-      detail_stop (d);
-      return;
-    }
   for (const char *p = s; p < end;)
     {
-      char piece[8];
+      char piece[16];
       gsize n;
       guchar c = (guchar) *p;
 
@@ -367,9 +366,15 @@ field_string (Detail     *d,
             }
           else
             {
-              n = g_utf8_next_char (p) - p;
-              memcpy (piece, p, n);
-              p += n;
+              gsize k = g_utf8_next_char (p) - p;
+
+              n = 0;
+              for (gsize i = 0; i < k; i++)
+                if (fm_unichar_is_hostile (u))
+                  n += g_snprintf (piece + n, sizeof piece - n, "\\x%02x", (guchar) p[i]);
+                else
+                  piece[n++] = p[i];
+              p += k;
             }
         }
       else
@@ -392,16 +397,82 @@ field_string (Detail     *d,
       if (d->out->len + n + reserve > d->limit)
         {
           g_string_append (d->out, ELLIPSIS);
-          if (quoted)
-            g_string_append_c (d->out, '"');
+          return FALSE;
+        }
+      g_string_append_len (d->out, piece, n);
+    }
+  return TRUE;
+}
+
+/* A user string (an xattr name) as valid UTF-8 (append_escaped()), quoted when @quoted.
+ * Long strings are cut at a character boundary with "...". */
+static void
+field_string (Detail     *d,
+              const char *s,
+              gboolean    quoted)
+{
+  gsize reserve = ELLIPSIS_LEN + (quoted ? 1 : 0);
+  gsize mark;
+
+  if (!field_open (d, &mark))
+    return;
+  if (quoted)
+    g_string_append_c (d->out, '"');
+  if (d->out->len + reserve > d->limit)
+    {
+      /* not even room to say it was cut: the field gives way to the detail's ellipsis */
+      g_string_truncate (d->out, mark);
+      detail_stop (d);
+      return;
+    }
+  if (!append_escaped (d, s, quoted, reserve))
+    {
+      if (quoted)
+        g_string_append_c (d->out, '"');
+      d->n_fields++;
+      d->full = TRUE;
+      return;
+    }
+  if (quoted)
+    g_string_append_c (d->out, '"');
+  field_close (d, mark);
+}
+
+/* execve's argv as strace writes it, ["prog", "arg two"]: each argument quoted, so that
+ * spaces and quotes inside one are not read as several. @list holds the arguments one
+ * after the other, each ended by a NUL, and an empty string after the last. */
+static void
+field_argv (Detail     *d,
+            const char *list)
+{
+  /* room for the cut argument's closing '"]' and the next ', "' */
+  const gsize reserve = ELLIPSIS_LEN + 5;
+  gsize mark;
+
+  if (!field_open (d, &mark))
+    return;
+  if (d->out->len + reserve + 1 > d->limit)
+    {
+      g_string_truncate (d->out, mark);
+      detail_stop (d);
+      return;
+    }
+  g_string_append_c (d->out, '[');
+  for (const char *a = list; *a != '\0'; a += strlen (a) + 1)
+    {
+      if (a != list)
+        g_string_append (d->out, ", ");
+      g_string_append_c (d->out, '"');
+      if (!append_escaped (d, a, TRUE, reserve))
+        {
+          g_string_append (d->out, "\"]");
           d->n_fields++;
           d->full = TRUE;
           return;
         }
-      g_string_append_len (d->out, piece, n);
+      g_string_append_c (d->out, '"');
     }
-  if (quoted)
-    g_string_append_c (d->out, '"');
+  g_string_append_c (d->out, ']');
   field_close (d, mark);
 }
 
@@ -551,7 +622,7 @@ fm_syscall_format_detail (const FmSyscall *sc,
           break;
         case FM_ARG_ARGV:
           if (str != NULL)
-            field_string (&d, str, FALSE);
+            field_argv (&d, str);
           break;
         case FM_ARG_NONE:
         case FM_ARG_PATH:

@@ -16,7 +16,7 @@
 #include "bpf/filemond.skel.h"
 
 /* The process hooks first: a thread's slot must never outlive it, even for a moment. */
-enum { LINK_FORK, LINK_TASK_EXIT, LINK_SYS_EXIT, LINK_SYS_ENTER, N_LINKS };
+enum { LINK_FORK, LINK_EXEC, LINK_TASK_EXIT, LINK_SYS_EXIT, LINK_SYS_ENTER, N_LINKS };
 
 struct _FmdBpfEngine {
   struct filemond_bpf *skel;
@@ -169,6 +169,7 @@ fmd_bpf_engine_attach (FmdBpfEngine  *self,
 {
   struct bpf_program *progs[N_LINKS] = {
     [LINK_FORK] = self->skel->progs.fmd_fork,
+    [LINK_EXEC] = self->skel->progs.fmd_exec,
     [LINK_TASK_EXIT] = self->skel->progs.fmd_task_exit,
     [LINK_SYS_EXIT] = self->skel->progs.fmd_exit,
     [LINK_SYS_ENTER] = self->skel->progs.fmd_enter,

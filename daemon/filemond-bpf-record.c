@@ -5,6 +5,7 @@
 #include "filemond-bpf-record.h"
 
 #include <string.h>
+#include <sys/syscall.h>
 #include <linux/magic.h>
 
 #include "fm-error.h"
@@ -14,6 +15,14 @@
 #ifndef PID_FS_MAGIC
 #define PID_FS_MAGIC 0x50494446   /* pidfds since 6.9 */
 #endif
+
+#define KERNEL_ERESTARTSYS 512
+#define KERNEL_ERESTART_RESTARTBLOCK 516
+#define RESTART_NOTE "interrupted by a signal (restarted, or EINTR for the process)"
+
+/* where a path was cut: no absolute path starts with it */
+#define MARK "..."
+#define MARK_LEN (sizeof MARK - 1)
 
 struct _FmdBpfDecoder {
   GString *path;
@@ -65,6 +74,8 @@ fmd_bpf_path_tidy (char  *path,
                    gsize  len)
 {
   gsize in = 1, out = 1;
+  /* "dir/" must be a directory: the slash changes what the call means (ENOTDIR) */
+  gboolean trailing = len > 1 && path[0] == '/' && path[len - 1] == '/';
 
   if (len == 0 || path[0] != '/')
     return len;
@@ -86,6 +97,8 @@ fmd_bpf_path_tidy (char  *path,
       memmove (path + out, path + start, n);
       out += n;
     }
+  if (trailing && out > 1)
+    path[out++] = '/';
   path[out] = '\0';
   return out;
 }
@@ -110,6 +123,13 @@ name_pseudo_file (GString    *out,
       /* the dentry's name is the kind: "[eventfd]", "[eventpoll]" */
       g_string_printf (out, "anon_inode:%s", walked[0] == '/' ? walked + 1 : walked);
       return TRUE;
+    case TMPFS_MAGIC:
+    case HUGETLBFS_MAGIC:
+      /* memfd_create's files live on an internal mount and are never linked */
+      if (!g_str_has_prefix (walked, "/memfd:"))
+        return FALSE;
+      g_string_printf (out, "%s (deleted)", walked);
+      return TRUE;
     case PID_FS_MAGIC:
       g_string_assign (out, "anon_inode:[pidfd]");
       return TRUE;
@@ -130,7 +150,9 @@ add_note (GString    *detail,
   g_string_append (detail, note);
 }
 
-/* Path flags (already shifted down for path2) -> the path shown, and notes in the detail. */
+/* Path flags (already shifted down for path2) -> the path shown, and notes in the detail.
+ * @empty_is_base: the call has AT_EMPTY_PATH, so an empty string names the dirfd's file;
+ * @null_is_fd: a NULL path names the dirfd's file (utimensat). */
 static void
 finish_path (GString     *out,
              const char  *raw,
@@ -139,17 +161,51 @@ finish_path (GString     *out,
              guint32      magic,
              guint64      ino,
              gboolean     verbatim,
+             gboolean     empty_is_base,
+             gboolean     null_is_fd,
              const char  *which,
              GString     *notes)
 {
+  gboolean whole_file = !(flags & FMD_BPF_F_PATH_RELATIVE) || (flags & FMD_BPF_F_PATH_EMPTY)
+                        || (flags & FMD_BPF_F_PATH_NULL);
+
   g_string_truncate (out, 0);
 
-  if ((flags & FMD_BPF_F_PATH_UNREACHABLE) && name_pseudo_file (out, magic, ino, raw))
+  if (((flags & FMD_BPF_F_PATH_EMPTY) && !empty_is_base)
+      || ((flags & FMD_BPF_F_PATH_NULL) && !null_is_fd))
+    {
+      /* "" or NULL, which the call refuses: shown as given, never as the base */
+      if (flags & FMD_BPF_F_PATH_NULL)
+        {
+          g_autofree char *note = g_strdup_printf ("%s NULL", which);
+          add_note (notes, note);
+        }
+      return;
+    }
+
+  if ((flags & FMD_BPF_F_PATH_UNREACHABLE) && whole_file
+      && name_pseudo_file (out, magic, ino, raw))
     return;
 
+  /* a walk cut short kept the deepest components: "..." says the start is missing, which
+   * no absolute path can be mistaken for */
   g_string_append_len (out, raw, raw_len);
   if (!verbatim)
     g_string_set_size (out, fmd_bpf_path_tidy (out->str, out->len));
+  /* the marks take the place of bytes: an event's path holds FM_PATH_MAX bytes at most */
+  if (flags & FMD_BPF_F_PATH_TRUNCATED)
+    {
+      if (out->len > FM_PATH_MAX - MARK_LEN)
+        g_string_erase (out, 0, out->len - (FM_PATH_MAX - MARK_LEN));
+      g_string_prepend (out, MARK);
+    }
+  /* a string cut at PATH_MAX: what follows is missing */
+  if (flags & FMD_BPF_F_PATH_CUT)
+    {
+      if (out->len > FM_PATH_MAX - MARK_LEN)
+        g_string_truncate (out, FM_PATH_MAX - MARK_LEN);
+      g_string_append (out, MARK);
+    }
 
   if (flags & FMD_BPF_F_PATH_DELETED)
     g_string_append (out, " (deleted)");
@@ -158,9 +214,14 @@ finish_path (GString     *out,
       g_autofree char *note = g_strdup_printf ("%s unknown", which);
       add_note (notes, note);
     }
-  if (flags & FMD_BPF_F_PATH_TRUNCATED)
+  if (flags & (FMD_BPF_F_PATH_TRUNCATED | FMD_BPF_F_PATH_CUT))
     {
       g_autofree char *note = g_strdup_printf ("%s truncated", which);
+      add_note (notes, note);
+    }
+  if (flags & FMD_BPF_F_PATH_DIR_DELETED)
+    {
+      g_autofree char *note = g_strdup_printf ("%s's directory deleted", which);
       add_note (notes, note);
     }
   if (flags & FMD_BPF_F_PATH_UNREACHABLE)
@@ -169,6 +230,11 @@ finish_path (GString     *out,
       add_note (notes, note);
     }
 }
+
+/* A path's flags in a record: the low byte and the cut bit; path2's are the same shifted
+ * up by 8. */
+#define PATH_FLAGS (0xffu | FMD_BPF_F_PATH_CUT)
+#define AT_EMPTY_PATH_FLAG 0x1000
 
 static int
 arg_index (const FmSyscall *sc,
@@ -238,10 +304,24 @@ fmd_bpf_decoder_decode (FmdBpfDecoder  *self,
   memcpy (self->comm, rec->comm, sizeof rec->comm);
   self->comm[FM_COMM_MAX - 1] = '\0';
 
-  finish_path (self->path, path, rec->path_len, rec->flags & 0xff, rec->magic, rec->ino,
-               FALSE, "path", notes);
-  finish_path (self->path2, path2, rec->path2_len, (rec->flags >> 8) & 0xff, 0, 0,
-               sc != NULL && arg_index (sc, FM_ARG_SYMLINK_TARGET) >= 0, "path2", notes);
+  {
+    int at = sc != NULL ? arg_index (sc, FM_ARG_AT_FLAGS) : -1;
+    gboolean empty_is_base = at >= 0 && (rec->args[at] & AT_EMPTY_PATH_FLAG) != 0;
+    gboolean null_is_fd = rec->nr == __NR_utimensat;
+
+    finish_path (self->path, path, rec->path_len, rec->flags & PATH_FLAGS, rec->magic,
+                 rec->ino, FALSE, empty_is_base, null_is_fd, "path", notes);
+    finish_path (self->path2, path2, rec->path2_len, (rec->flags >> 8) & PATH_FLAGS, 0, 0,
+                 sc != NULL && arg_index (sc, FM_ARG_SYMLINK_TARGET) >= 0, FALSE, FALSE,
+                 "path2", notes);
+  }
+
+  if ((rec->flags & FMD_BPF_F_CHROOT) && (self->path->len > 0 || self->path2->len > 0))
+    add_note (notes, "paths inside the process's chroot");
+  /* ERESTARTSYS, ERESTARTNOINTR, ERESTARTNOHAND, ERESTART_RESTARTBLOCK: the kernel's own
+   * codes, seen at syscall exit before the signal is handled; the process never sees them */
+  if (rec->result <= -KERNEL_ERESTARTSYS && rec->result >= -KERNEL_ERESTART_RESTARTBLOCK)
+    add_note (notes, RESTART_NOTE);
 
   g_string_truncate (self->detail, 0);
   if (sc != NULL)
@@ -255,14 +335,13 @@ fmd_bpf_decoder_decode (FmdBpfDecoder  *self,
         arg_strings[i] = str;
       if ((i = arg_index (sc, FM_ARG_ARGV)) >= 0)
         {
-          /* NUL-separated in the record; the detail wants them space-separated */
+          /* each argument ended by a NUL in the record; the detail wants an empty one
+           * after the last */
           g_string_truncate (self->argv, 0);
-          for (const char *a = argv; a < argv + rec->argv_len; a += strlen (a) + 1)
-            {
-              if (self->argv->len > 0)
-                g_string_append_c (self->argv, ' ');
-              g_string_append (self->argv, a);
-            }
+          g_string_append_len (self->argv, argv, rec->argv_len);
+          if (rec->argv_len > 0 && argv[rec->argv_len - 1] != '\0')
+            g_string_append_c (self->argv, '\0');
+          g_string_append_c (self->argv, '\0');
           arg_strings[i] = self->argv->str;
         }
       if ((i = arg_index (sc, FM_ARG_OPEN_HOW)) >= 0 && (rec->flags & FMD_BPF_F_HOW))

@@ -293,6 +293,8 @@ fmd_stap_parser_parse_line (FmdStapParser   *p,
 
   for (guint i = 0; i < FM_SYSCALL_MAX_ARGS; i++)
     args[i] = (guint64) num[COL_A0 + i];
+  /* the detail takes argv as a list ended by an empty string: the text is one argument */
+  g_string_append_c (p->text, '\0');
   for (guint i = 0; i < sc->n_args; i++)
     {
       if (sc->args[i] == FM_ARG_XATTR_NAME || sc->args[i] == FM_ARG_ARGV ||

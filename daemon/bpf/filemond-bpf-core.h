@@ -79,6 +79,8 @@ struct signal_struct {
 
 struct mm_struct {
   struct file *exe_file;
+  unsigned long arg_start;     /* the new program's argv strings, NUL-separated */
+  unsigned long arg_end;
 };
 
 /* the registers a syscall was entered with (x86_64: arguments in di, si, dx, r10, r8, r9) */

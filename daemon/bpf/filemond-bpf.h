@@ -55,16 +55,24 @@ struct fmd_bpf_settings {
 };
 
 /* Flags of a record. */
-#define FMD_BPF_F_PATH_TRUNCATED   (1u << 0)  /* longer than PATH_MAX or deeper than a walk goes */
+#define FMD_BPF_F_PATH_TRUNCATED   (1u << 0)  /* the walk of the base lost its start (too deep) */
 #define FMD_BPF_F_PATH_UNREACHABLE (1u << 1)  /* the walk ended at a mount outside the process's root */
 #define FMD_BPF_F_PATH_DELETED     (1u << 2)  /* the fd's file is unlinked */
 #define FMD_BPF_F_PATH_UNKNOWN     (1u << 3)  /* fd not open, user memory unreadable... */
 #define FMD_BPF_F_PATH_RELATIVE    (1u << 4)  /* the string was relative and got a base */
+#define FMD_BPF_F_PATH_EMPTY       (1u << 5)  /* the string was "": the base alone */
+#define FMD_BPF_F_PATH_DIR_DELETED (1u << 6)  /* the base a relative string got is deleted */
+#define FMD_BPF_F_PATH_NULL        (1u << 7)  /* the pointer was NULL: the dirfd's file */
 #define FMD_BPF_F_PATH2_TRUNCATED  (1u << 8)
 #define FMD_BPF_F_PATH2_UNREACHABLE (1u << 9)
 #define FMD_BPF_F_PATH2_UNKNOWN    (1u << 11)
 #define FMD_BPF_F_PATH2_RELATIVE   (1u << 12)
 #define FMD_BPF_F_HOW              (1u << 16) /* how[] holds the struct open_how */
+#define FMD_BPF_F_CHROOT           (1u << 17) /* the task's root is a chroot: paths start there */
+/* The string was cut at PATH_MAX - 1 bytes (its end is missing; TRUNCATED says a walk
+ * lost the start). Outside the low byte, so path2's is this shifted by 8 as well. */
+#define FMD_BPF_F_PATH_CUT         (1u << 20)
+#define FMD_BPF_F_PATH2_CUT        (1u << 28)
 
 /* One event, as the exit program writes it. The record is followed by path, path2, str and
  * argv one after the other, each with a NUL after it; the *_len fields do not count it. */

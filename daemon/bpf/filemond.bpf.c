@@ -45,9 +45,14 @@
 
 #define AT_FDCWD (-100)
 #define TS_COMPAT 0x0002   /* arch/x86/include/asm/thread_info.h */
+#define NR_CHDIR 80
+#define NR_EXECVE 59
+#define NR_EXECVEAT 322
 #define PATH_MASK (FMD_BPF_PATH_MAX - 1)
 /* resolve_path() of a struct file * rather than an fd */
 #define SRC_FILE 0x80
+/* resolve_path() of the task's cwd alone */
+#define SRC_CWD 0x40
 
 /* Kernel pointers are followed with plain loads on BTF-typed pointers (the verifier turns
  * them into fault-safe loads): ~65 ns a path component against ~185 ns for
@@ -222,7 +227,7 @@ walk_step (__u32 index __attribute__((unused)), void *data)
     }
 
   parent = dentry->d_parent;
-  if (parent == dentry || parent == NULL)
+  if (parent == NULL)
     {
       w->flags |= FMD_BPF_F_PATH_UNREACHABLE;
       w->done = 1;
@@ -243,6 +248,14 @@ walk_step (__u32 index __attribute__((unused)), void *data)
   bpf_probe_read_kernel (w->buf + (w->off & PATH_MASK), len & 255, name);
   w->off -= 1;
   w->buf[w->off & PATH_MASK] = '/';
+  if (parent == dentry)
+    {
+      /* a pseudo file's own dentry (pipe, socket, anonymous inode, memfd): its name is
+       * what /proc shows after the file system's prefix ("[eventfd]", "memfd:NAME") */
+      w->flags |= FMD_BPF_F_PATH_UNREACHABLE;
+      w->done = 1;
+      return 1;
+    }
   w->dentry = parent;
   return 0;
 }
@@ -301,6 +314,58 @@ struct resolve {
   __u32 src;
 };
 
+/* What the path's walk cannot tell of its start @dentry: a pseudo file's kind (magic and
+ * inode, as /proc names them), or that it was deleted (@deleted_flag: the path's own file,
+ * or the directory a relative string is resolved in). */
+static __always_inline __u32
+describe_start (struct resolve *r,
+                struct dentry  *dentry,
+                __u32           flags,
+                __u32           deleted_flag)
+{
+  r->magic = dentry->d_sb->s_magic;
+  r->ino = dentry->d_inode->i_ino;
+  if (!(flags & FMD_BPF_F_PATH_UNREACHABLE) && dentry->d_hash.pprev == NULL
+      && dentry->d_parent != dentry)
+    return deleted_flag;
+  return 0;
+}
+
+/* The path of an open file: an fd of the task, or a struct file * (SRC_FILE). */
+static __always_inline void
+resolve_file (struct scratch      *sp,
+              struct task_struct  *task,
+              struct resolve      *r)
+{
+  struct file *file = r->src == SRC_FILE ? TYPED (file, (void *) r->value)
+                                         : fd_file (task, (long) (int) r->value);
+  struct dentry *dentry;
+  __u32 flags = 0;
+  __u32 off;
+
+  r->start = FMD_BPF_PATH_MAX;
+  r->len = 0;
+  if (file == NULL)
+    {
+      r->flags = FMD_BPF_F_PATH_UNKNOWN;
+      return;
+    }
+  dentry = file->f_path.dentry;
+  off = walk_up (sp, task, dentry, file->f_path.mnt, &flags);
+  flags |= describe_start (r, dentry, flags, FMD_BPF_F_PATH_DELETED);
+  if (off >= FMD_BPF_PATH_MAX)
+    {
+      sp->walk[FMD_BPF_PATH_MAX] = '/';
+      r->len = 1;
+    }
+  else
+    {
+      r->start = off;
+      r->len = FMD_BPF_PATH_MAX - off;
+    }
+  r->flags = flags;
+}
+
 static __noinline int
 resolve_path (struct scratch  *sp,
               struct resolve  *r)
@@ -315,44 +380,31 @@ resolve_path (struct scratch  *sp,
 
   if (r->src == FMD_BPF_SRC_FD || r->src == SRC_FILE)
     {
-      struct file *file = r->src == SRC_FILE ? TYPED (file, (void *) r->value)
-                                             : fd_file (task, (long) (int) r->value);
+      resolve_file (sp, task, r);
+      return 0;
+    }
 
-      r->start = FMD_BPF_PATH_MAX;
-      r->len = 0;
-      if (file == NULL)
-        {
-          r->flags = FMD_BPF_F_PATH_UNKNOWN;
-          return 0;
-        }
-      dentry = file->f_path.dentry;
-      vfsmnt = file->f_path.mnt;
-      off = walk_up (sp, task, dentry, vfsmnt, &flags);
-      if (flags & FMD_BPF_F_PATH_UNREACHABLE)
-        {
-          r->magic = dentry->d_sb->s_magic;
-          r->ino = dentry->d_inode->i_ino;
-        }
-      else if (dentry->d_hash.pprev == NULL && dentry->d_parent != dentry)
-        flags |= FMD_BPF_F_PATH_DELETED;
-      if (off >= FMD_BPF_PATH_MAX)
-        {
-          sp->walk[FMD_BPF_PATH_MAX] = '/';
-          r->start = FMD_BPF_PATH_MAX;
-          r->len = 1;
-        }
-      else
-        {
-          r->start = off;
-          r->len = FMD_BPF_PATH_MAX - off;
-        }
-      r->flags = flags;
+  /* utimensat (fd, NULL, ...) is futimens: the fd's own file */
+  if (r->value == 0 && r->dirfd != AT_FDCWD)
+    {
+      r->src = FMD_BPF_SRC_FD;
+      r->value = (__u64) r->dirfd;
+      resolve_file (sp, task, r);
+      r->flags |= FMD_BPF_F_PATH_NULL;
       return 0;
     }
 
   /* the string, right after where the base would end */
-  n = bpf_probe_read_user_str (&sp->walk[FMD_BPF_PATH_MAX + 1], FMD_BPF_PATH_MAX - 1,
-                               (const void *) r->value);
+  if (r->src == SRC_CWD)
+    {
+      sp->walk[FMD_BPF_PATH_MAX + 1] = '\0';
+      n = 1;
+    }
+  else
+    /* one byte more than a valid path (PATH_MAX - 1 bytes and its NUL) takes, so that a
+     * longer one is seen cut */
+    n = bpf_probe_read_user_str (&sp->walk[FMD_BPF_PATH_MAX + 1], FMD_BPF_PATH_MAX + 1,
+                                 (const void *) r->value);
   r->start = FMD_BPF_PATH_MAX + 1;
   r->len = 0;
   if (n <= 0)
@@ -363,7 +415,14 @@ resolve_path (struct scratch  *sp,
   rel_len = (__u32) n - 1;
   r->len = rel_len;
   if (r->src == FMD_BPF_SRC_VERBATIM || (rel_len > 0 && sp->walk[FMD_BPF_PATH_MAX + 1] == '/'))
-    return 0;
+    {
+      if (rel_len > FMD_BPF_PATH_MAX - 1)
+        {
+          r->len = FMD_BPF_PATH_MAX - 1;
+          r->flags = FMD_BPF_F_PATH_CUT;
+        }
+      return 0;
+    }
 
   /* relative: walk the base */
   if (r->dirfd == AT_FDCWD)
@@ -386,6 +445,12 @@ resolve_path (struct scratch  *sp,
     }
   off = walk_up (sp, task, dentry, vfsmnt, &flags);
   flags |= FMD_BPF_F_PATH_RELATIVE;
+  /* an empty string (AT_EMPTY_PATH) is the base's own file */
+  if (rel_len == 0)
+    flags |= (r->src == SRC_CWD ? 0 : FMD_BPF_F_PATH_EMPTY)
+             | describe_start (r, dentry, flags, FMD_BPF_F_PATH_DELETED);
+  else
+    flags |= describe_start (r, dentry, flags, FMD_BPF_F_PATH_DIR_DELETED);
   sp->walk[FMD_BPF_PATH_MAX] = '/';
   if (off >= FMD_BPF_PATH_MAX)
     {
@@ -403,7 +468,7 @@ resolve_path (struct scratch  *sp,
   if (r->len > FMD_BPF_PATH_MAX - 1)
     {
       r->len = FMD_BPF_PATH_MAX - 1;
-      flags |= FMD_BPF_F_PATH_TRUNCATED;
+      flags |= FMD_BPF_F_PATH_CUT;
     }
   r->flags = flags;
   return 0;
@@ -642,7 +707,9 @@ exit_captured (__u64 *ctx,
   if (s == NULL || !s->active)
     return 0;
   s->active = 0;
-  if (s->generation != settings.generation || s->nr != nr)
+  /* a successful execveat returns as an execve (the new program's registers) */
+  if (s->generation != settings.generation
+      || (s->nr != nr && !(s->nr == NR_EXECVEAT && nr == NR_EXECVE)))
     return 0;
   if (settings.failed_only && ret >= 0)
     return 0;
@@ -668,6 +735,9 @@ exit_captured (__u64 *ctx,
   rec->ino = s->ino;
   rec->magic = s->magic;
   rec->flags = s->flags;
+  /* a walk stops at the task's root: in a chroot, paths are the chroot's */
+  if (task->fs->root.dentry != task->fs->root.mnt->mnt_root)
+    rec->flags |= FMD_BPF_F_CHROOT;
   rec->pid = id >> 32;
   rec->tid = tid;
   rec->ppid = task->real_parent->tgid;
@@ -693,8 +763,11 @@ exit_captured (__u64 *ctx,
           r.src = SRC_FILE;
           r.value = (__u64) task->mm->exe_file;
         }
+      /* a successful chdir has moved the cwd the string was relative to: it is the path */
+      if (nr == NR_CHDIR && ret == 0)
+        r.src = SRC_CWD;
       resolve_path (sp, &r);
-      rec->flags = r.flags;
+      rec->flags = r.flags | (rec->flags & FMD_BPF_F_CHROOT);
       rec->magic = r.magic;
       rec->ino = r.ino;
       rec->path_len = r.len & PATH_MASK;
@@ -738,6 +811,18 @@ exit_captured (__u64 *ctx,
   if (rec->str_len == 0)
     pos = append (sp, pos, "", 0);
 
+  if (sc->argv_arg < 6 && ret == 0 && s->argv_len == 0)
+    {
+      /* argv could not be read at entry (its page was not there yet): after a successful
+       * exec the kernel has copied it onto the new program's stack, just written */
+      struct mm_struct *mm = task->mm;
+      __u64 n = mm->arg_end - mm->arg_start;
+
+      if (n > FMD_BPF_ARGV_MAX - 1)
+        n = FMD_BPF_ARGV_MAX - 1;
+      if (bpf_probe_read_user (s->argv, n & (FMD_BPF_ARGV_MAX - 1), (const void *) mm->arg_start) == 0)
+        s->argv_len = n;
+    }
   rec->argv_len = s->argv_len & (FMD_BPF_ARGV_MAX - 1);
   pos = append (sp, pos, s->argv, rec->argv_len);
 
@@ -779,7 +864,8 @@ fmd_exit (__u64 *ctx)
   __u32 nr = (__u32) regs->orig_ax;
   __u64 id;
 
-  if (!settings.enabled || nr >= FMD_BPF_MAX_NR || !is_traced (nr))
+  if (!settings.enabled || nr >= FMD_BPF_MAX_NR
+      || !(is_traced (nr) || (nr == NR_EXECVE && is_traced (NR_EXECVEAT))))
     return 0;
   id = bpf_get_current_pid_tgid ();
   if (!wanted (id >> 32, 0))
@@ -813,6 +899,28 @@ fmd_fork (struct bpf_raw_tracepoint_args *ctx)
   /* set after the map entry: a set bit only sends the lookup to the map */
   __sync_fetch_and_or (&pid_hint[FMD_BPF_WORD (child_tgid, FMD_BPF_HINT_BITS)],
                         FMD_BPF_BIT (child_tgid));
+  return 0;
+}
+
+/* An execve from a thread other than the leader: the thread takes the leader's pid
+ * before the syscall returns, so its slot moves with it, or the exit would not find it. */
+SEC ("raw_tp/sched_process_exec")
+int
+fmd_exec (struct bpf_raw_tracepoint_args *ctx)
+{
+  struct task_struct *task = (struct task_struct *) ctx->args[0];
+  __u32 old_tid = (__u32) ctx->args[1];
+  __u32 tid = BPF_CORE_READ (task, pid);
+  struct slot *s;
+
+  if (!settings.enabled || old_tid == tid)
+    return 0;
+  s = bpf_map_lookup_elem (&slots, &old_tid);
+  if (s == NULL || !s->active)
+    return 0;
+  if (bpf_map_update_elem (&slots, &tid, s, BPF_ANY) != 0)
+    count_drop (FMD_BPF_DROP_SLOTS);
+  bpf_map_delete_elem (&slots, &old_tid);
   return 0;
 }
 

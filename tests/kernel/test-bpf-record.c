@@ -76,7 +76,9 @@ test_tidy (void)
   const struct { const char *in, *out; } cases[] = {
     { "/", "/" },
     { "/tmp/./x", "/tmp/x" },
-    { "/tmp//x/", "/tmp/x" },
+    /* a trailing slash stays: it makes the call fail with ENOTDIR on a file */
+    { "/tmp//x/", "/tmp/x/" },
+    { "/etc/hostname/", "/etc/hostname/" },
     { "/tmp/.", "/tmp" },
     { "/./", "/" },
     { "/a/../b", "/a/../b" },
@@ -163,11 +165,74 @@ test_flags_become_notes (void)
   g_assert_cmpstr (e.path, ==, "");
   g_assert_nonnull (strstr (e.detail, "path unknown"));
 
+  /* a walk that lost the start: "..." in front, which no absolute path begins with */
   len = make_record (&r, "rename", "/a", "/b/c", "", "");
   r.rec.flags = FMD_BPF_F_PATH2_TRUNCATED;
   decode_ok (decoder, &r, len, &e);
-  g_assert_cmpstr (e.path2, ==, "/b/c");
+  g_assert_cmpstr (e.path2, ==, ".../b/c");
   g_assert_nonnull (strstr (e.detail, "path2 truncated"));
+
+  /* a string cut at PATH_MAX: "..." after it */
+  len = make_record (&r, "rename", "/a/b", "/c", "", "");
+  r.rec.flags = FMD_BPF_F_PATH_CUT;
+  decode_ok (decoder, &r, len, &e);
+  g_assert_cmpstr (e.path, ==, "/a/b...");
+  g_assert_cmpstr (e.path2, ==, "/c");
+  g_assert_nonnull (strstr (e.detail, "path truncated"));
+
+  /* a valid path of PATH_MAX - 1 bytes cut: the mark takes the place of its last bytes,
+   * so that path and mark fit an event */
+  {
+    g_autofree char *long_path = g_strnfill (FM_PATH_MAX - 1, 'a');
+
+    long_path[0] = '/';
+    len = make_record (&r, "stat", long_path, "", "", "");
+    r.rec.flags = FMD_BPF_F_PATH_CUT;
+    decode_ok (decoder, &r, len, &e);
+    g_assert_cmpuint (e.path_len, ==, FM_PATH_MAX);
+    g_assert_true (g_str_has_suffix (e.path, "aaa..."));
+  }
+
+  /* a read a signal interrupted: the kernel's code, and what the process gets */
+  len = make_record (&r, "read", "/f", "", "", "");
+  r.rec.result = -512;   /* ERESTARTSYS */
+  decode_ok (decoder, &r, len, &e);
+  g_assert_nonnull (strstr (e.detail, "(restarted, or EINTR for the process)"));
+
+  /* open (""): the empty string the call refused, not the cwd it was resolved on */
+  len = make_record (&r, "open", "/cwd", "", "", "");
+  r.rec.flags = FMD_BPF_F_PATH_RELATIVE | FMD_BPF_F_PATH_EMPTY;
+  decode_ok (decoder, &r, len, &e);
+  g_assert_cmpstr (e.path, ==, "");
+
+  /* newfstatat (fd, "", AT_EMPTY_PATH) on a pipe: the pipe, as fstat shows it */
+  len = make_record (&r, "newfstatat", "/", "", "", "");
+  r.rec.args[3] = 0x1000;
+  r.rec.flags = FMD_BPF_F_PATH_RELATIVE | FMD_BPF_F_PATH_EMPTY | FMD_BPF_F_PATH_UNREACHABLE;
+  r.rec.magic = 0x50495045;   /* PIPEFS_MAGIC */
+  r.rec.ino = 77;
+  decode_ok (decoder, &r, len, &e);
+  g_assert_cmpstr (e.path, ==, "pipe:[77]");
+
+  /* a memfd */
+  len = make_record (&r, "write", "/memfd:x", "", "", "");
+  r.rec.flags = FMD_BPF_F_PATH_UNREACHABLE;
+  r.rec.magic = 0x01021994;   /* TMPFS_MAGIC */
+  decode_ok (decoder, &r, len, &e);
+  g_assert_cmpstr (e.path, ==, "/memfd:x (deleted)");
+
+  /* futimens: utimensat (fd, NULL) names the fd's file */
+  len = make_record (&r, "utimensat", "/f", "", "", "");
+  r.rec.flags = FMD_BPF_F_PATH_NULL;
+  decode_ok (decoder, &r, len, &e);
+  g_assert_cmpstr (e.path, ==, "/f");
+
+  /* a relative name in a deleted directory */
+  len = make_record (&r, "openat", "/gone/x", "", "", "");
+  r.rec.flags = FMD_BPF_F_PATH_RELATIVE | FMD_BPF_F_PATH_DIR_DELETED;
+  decode_ok (decoder, &r, len, &e);
+  g_assert_cmpstr (e.path, ==, "/gone/x");
+  g_assert_nonnull (strstr (e.detail, "path's directory deleted"));
 }
 
 static void

@@ -111,6 +111,20 @@ test_text_two_paths_and_success (void)
   fm_event_set_strings (&e, "x", NULL, NULL, NULL);
   fm_format_event (FM_FORMAT_TEXT, &e, out);
   g_assert_true (g_str_has_suffix (out->str, " renameat2() = -4000\n"));
+
+  /* symlink (target, linkpath), as the man page and strace write it; the event's path is
+   * the link created, path2 the target */
+  g_string_truncate (out, 0);
+  e.syscall_nr = nr_of ("symlinkat");
+  e.result = 0;
+  fm_event_set_strings (&e, "ln", "/d/link", "../target", "");
+  fm_format_event (FM_FORMAT_TEXT, &e, out);
+  g_assert_true (g_str_has_suffix (out->str, " symlinkat(\"../target\", \"/d/link\") = 0\n"));
+  g_string_truncate (out, 0);
+  e.syscall_nr = nr_of ("symlink");
+  fm_event_set_strings (&e, "ln", "/d/link", "", "");
+  fm_format_event (FM_FORMAT_TEXT, &e, out);
+  g_assert_true (g_str_has_suffix (out->str, " symlink(\"/d/link\") = 0\n"));
 }
 
 /* One line, only printable characters, valid UTF-8: nothing reaches a terminal raw. */
@@ -509,6 +523,11 @@ csv_read_record (const char *s, gsize len, gsize *used)
 
             if (b == '\\' && k + 1 < field->len && field->data[k + 1] == '\\')
               k++;
+            else if (b == '\\' && k + 1 < field->len && strchr ("nrt", field->data[k + 1]))
+              {
+                b = field->data[k + 1] == 'n' ? '\n' : field->data[k + 1] == 'r' ? '\r' : '\t';
+                k++;
+              }
             else if (b == '\\' && k + 3 < field->len && field->data[k + 1] == 'x')
               {
                 char hexd[3] = { (char) field->data[k + 2], (char) field->data[k + 3], 0 };
@@ -595,7 +614,53 @@ test_csv_quotes_only_when_needed (void)
 
   fm_event_set_strings (&e, "c", "/a \"b\"", "/x\ty", "a,b");
   fm_format_event (FM_FORMAT_CSV, &e, out);
-  g_assert_true (g_str_has_suffix (out->str, ",\"/a \"\"b\"\"\",/x\ty,\"a,b\"\r\n"));
+  g_assert_true (g_str_has_suffix (out->str, ",\"/a \"\"b\"\"\",/x\\ty,\"a,b\"\r\n"));
+}
+
+/* A file name cannot forge a csv record: CR and LF are escaped, the record is one line. */
+static void
+test_csv_one_line_per_record (void)
+{
+  FmEvent e = sample_event ();
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  fm_event_set_strings (&e, "c", "/x\r\n13,0,0,1,1,1,0,evil,unlink,0,,/etc/passwd,,", "", "");
+  fm_format_event (FM_FORMAT_CSV, &e, out);
+  g_assert_null (strchr (out->str, '\n') == out->str + out->len - 1 ? NULL : out->str);
+  g_assert_true (strstr (out->str, "/x\\r\\n13,") != NULL);
+}
+
+/* U+009B (CSI, a C1 control) and U+202E (right-to-left override) never reach the output
+ * raw, in any format: jsonl writes \u009b and \u202e (the same characters when read back). */
+static void
+test_hostile_unicode_escaped (void)
+{
+  const char *name = "/x\xc2\x9b" "31m\xe2\x80\xae" "txt.exe";
+
+  for (FmFormat f = FM_FORMAT_TEXT; f <= FM_FORMAT_CSV; f++)
+    {
+      FmEvent e = sample_event ();
+      g_autoptr(GString) out = g_string_new (NULL);
+
+      fm_event_set_strings (&e, "c", name, "", "");
+      fm_format_event (f, &e, out);
+      g_assert_null (strstr (out->str, "\xc2\x9b"));
+      g_assert_null (strstr (out->str, "\xe2\x80\xae"));
+      if (f == FM_FORMAT_JSONL)
+        {
+          g_autoptr(FmJsonlReader) reader = fm_jsonl_reader_new ();
+          g_autoptr(GError) error = NULL;
+          FmEvent back;
+
+          g_assert_nonnull (strstr (out->str, "\"/x\\u009b31m\\u202etxt.exe\""));
+          /* read back as the same characters */
+          g_assert_true (fm_jsonl_reader_parse_line (reader, out->str, out->len - 1, &back, &error));
+          g_assert_no_error (error);
+          g_assert_cmpstr (back.path, ==, name);
+        }
+      else
+        g_assert_nonnull (strstr (out->str, "/x\\xc2\\x9b31m\\xe2\\x80\\xaetxt.exe"));
+    }
 }
 
 int
@@ -623,6 +688,8 @@ main (int argc, char **argv)
   g_test_add_func ("/format/csv/line", test_csv_line);
   g_test_add_func ("/format/csv/rfc4180-quoting-recovers-hostile-strings", test_csv_quoting_hostile);
   g_test_add_func ("/format/csv/quotes-only-when-needed", test_csv_quotes_only_when_needed);
+  g_test_add_func ("/format/csv/one-line-per-record", test_csv_one_line_per_record);
+  g_test_add_func ("/format/all/c1-and-bidi-controls-escaped", test_hostile_unicode_escaped);
 
   return g_test_run ();
 }

@@ -494,13 +494,21 @@ test_detail_strings (void)
                  "fd=5, \"user.\\\"q\\\"\", size=0");
   /* a string the backend could not read is left out, not invented */
   ASSERT_DETAIL ("removexattr", ARGS (0, 0), NULL, "");
-  ASSERT_DETAIL ("execve", ARGS (0, 0, 0), STRS (NULL, "ls -l /tmp", NULL), "ls -l /tmp");
-  ASSERT_DETAIL ("execve", ARGS (0, 0, 0), STRS (NULL, "caf\xc3\xa9 \xff\xfe a\\b\nc\td\x01", NULL),
-                 "caf\xc3\xa9 \\xff\\xfe a\\\\b\\nc\\td\\x01");
+  /* argv: each argument ended by a NUL, an empty one after the last; each quoted, so
+   * that "arg two" is one argument */
+  ASSERT_DETAIL ("execve", ARGS (0, 0, 0), STRS (NULL, "echo\0arg1\0arg two\0", NULL),
+                 "[\"echo\", \"arg1\", \"arg two\"]");
+  ASSERT_DETAIL ("execve", ARGS (0, 0, 0), STRS (NULL, "ls -l /tmp\0", NULL), "[\"ls -l /tmp\"]");
+  ASSERT_DETAIL ("execve", ARGS (0, 0, 0), STRS (NULL, "caf\xc3\xa9 \xff\xfe a\\b\nc\td\x01\"q\0", NULL),
+                 "[\"caf\xc3\xa9 \\xff\\xfe a\\\\b\\nc\\td\\x01\\\"q\"]");
   /* a truncated UTF-8 sequence at the end is bytes, not a character */
-  ASSERT_DETAIL ("execve", ARGS (0, 0, 0), STRS (NULL, "x\xc3", NULL), "x\\xc3");
-  ASSERT_DETAIL ("execveat", ARGS (7, 0, 0, 0, AT_EMPTY_PATH), STRS (NULL, NULL, "prog --flag", NULL, NULL),
-                 "dirfd=7, prog --flag, AT_EMPTY_PATH");
+  ASSERT_DETAIL ("execve", ARGS (0, 0, 0), STRS (NULL, "x\xc3\0", NULL), "[\"x\\xc3\"]");
+  /* C1 (U+009B, a CSI) and bidi controls (U+202E) are escaped, not written */
+  ASSERT_DETAIL ("execve", ARGS (0, 0, 0), STRS (NULL, "a\xc2\x9b" "31m\0b\xe2\x80\xae" "c\0", NULL),
+                 "[\"a\\xc2\\x9b31m\", \"b\\xe2\\x80\\xaec\"]");
+  ASSERT_DETAIL ("execve", ARGS (0, 0, 0), STRS (NULL, "\0", NULL), "[]");
+  ASSERT_DETAIL ("execveat", ARGS (7, 0, 0, 0, AT_EMPTY_PATH), STRS (NULL, NULL, "prog\0--flag\0", NULL, NULL),
+                 "dirfd=7, [\"prog\", \"--flag\"], AT_EMPTY_PATH");
   ASSERT_DETAIL ("openat2", ARGS ((guint64) (gint64) AT_FDCWD, 0, 0x7ffd0000, 24),
                  STRS (NULL, NULL, "0x241 420 8", NULL), "O_WRONLY|O_CREAT|O_TRUNC, 0644, RESOLVE_BENEATH");
   ASSERT_DETAIL ("openat2", ARGS (3, 0, 0x7ffd0000, 24), STRS (NULL, NULL, "524288 0 0", NULL),
@@ -533,7 +541,7 @@ test_detail_bounded (void)
       g_assert_true (g_utf8_validate (out->str, out->len, NULL));
       g_assert_cmpuint (out->len, <, MAX (FM_DETAIL_MAX, prefix + 1));
       if (prefix + 3 < FM_DETAIL_MAX)
-        g_assert_true (g_str_has_suffix (out->str, "..."));
+        g_assert_true (g_str_has_suffix (out->str, "...\"]") || g_str_has_suffix (out->str, "..."));
 
       /* a quoted name cut short keeps its closing quote; later fields give way to "..." */
       g_string_truncate (out, 0);
