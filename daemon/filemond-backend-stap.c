@@ -5,8 +5,9 @@
  * stap runs in its own process group, so that Stop can signal stap and everything it
  * started (staprun, stapio) at once: a stapio left behind keeps the module loaded and
  * blocks the next start with "could not load module". It also gets SIGKILL when the
- * daemon dies (PR_SET_PDEATHSIG). The module name is fixed (-m filemond), so SystemTap's
- * cache finds the compiled module of an identical script and a second start is fast.
+ * daemon dies (PR_SET_PDEATHSIG). The script text depends on the options alone, so
+ * SystemTap's cache finds the compiled module of an identical script and a second start
+ * is fast.
  */
 #include "config.h"
 
@@ -269,26 +270,8 @@ fmd_stap_backend_start (FmdBackend       *backend,
   FmdStapBackend *self = FMD_STAP_BACKEND (backend);
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autofree char *script = fmd_stap_script_generate (options);
-  g_autofree char *buffer = g_strdup_printf ("%u", self->buffer_mb);
-  g_autofree char *maxstr = g_strdup_printf ("-DMAXSTRINGLEN=%d", FMD_STAP_MAXSTRINGLEN);
-  /* a module parameter, not script text: the daemon's pid does not defeat the cache */
-  g_autofree char *daemon_pid = g_strdup_printf (FMD_STAP_DAEMON_GLOBAL "=%d", (int) getpid ());
-  const char *argv[] = {
-    self->stap_path,
-    "-m", "filemond",           /* a stable name: SystemTap's cache works */
-    "-DSTP_NO_OVERLOAD",        /* a storm must not unload the module */
-    /* a handler error (an unreadable page, a lock not taken in time) skips that probe hit
-     * instead of counting towards MAXERRORS/MAXSKIPPED, which end the session; the counts
-     * are still reported when it ends */
-    "--suppress-handler-errors",
-    "-DMAXACTION=20000",        /* the dentry walks of a deep path */
-    /* no -w: it also silences stapio's "skipped probes: N" at the end, counted as drops */
-    maxstr,
-    "-G", daemon_pid,
-    "-s", buffer,
-    "-",
-    NULL,
-  };
+  g_autoptr(GPtrArray) argv = fmd_stap_command_new (self->stap_path, self->buffer_mb,
+                                                     (int) getpid (), NULL);
   g_autoptr(GError) local_error = NULL;
   const char *identifier;
 
@@ -298,7 +281,8 @@ fmd_stap_backend_start (FmdBackend       *backend,
                                         G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
-  self->process = g_subprocess_launcher_spawnv (launcher, argv, &local_error);
+  self->process = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata,
+                                                &local_error);
   if (self->process == NULL)
     {
       g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED, "stap: cannot run %s: %s",
