@@ -16,9 +16,9 @@
  *   ("?"), not an error.
  * What still needs the kernel's debuginfo is the path of a cwd, dirfd or fd: SystemTap's
  * dentry walk (task_dentry_path) reads struct dentry and struct mount through @cast, and
- * calling the kernel's d_path() from a probe is not safe (SystemTap's own note). So does
- * following children (kprocess.create/exit are DWARF probes). The backend says so when
- * the debuginfo is missing (filemond-backend-stap.c).
+ * calling the kernel's d_path() from a probe is not safe (SystemTap's own note); so does
+ * reading a new child's pid (task_pid) when following children. The backend says so
+ * when the debuginfo is missing (filemond-backend-stap.c).
  *
  * Entry keeps the call's number, time and raw arguments per thread, in maps of numbers
  * only; the return reads the strings from the saved pointers and prints one record. A
@@ -48,11 +48,11 @@ static void
 emit_filters (GString *s, const FmdOptions *options)
 {
   if (options->pids->len > 0)
-    g_string_append (s, "  if (!(p in fm_pids)) next\n");
+    g_string_append (s, "  if (!(p in fm_pids)) return 0\n");
   if (options->uids->len > 0)
-    g_string_append (s, "  if (!(uid() in fm_uids)) next\n");
+    g_string_append (s, "  if (!(uid() in fm_uids)) return 0\n");
   if (options->comms != NULL && options->comms[0] != NULL)
-    g_string_append (s, "  if (!(execname() in fm_comms)) next\n");
+    g_string_append (s, "  if (!(execname() in fm_comms)) return 0\n");
 }
 
 /* The calls whose strings must be read at entry (see the file comment). */
@@ -234,7 +234,8 @@ static const char functions[] =
 static const guint arg_offsets[FM_SYSCALL_MAX_ARGS] = { 112, 104, 96, 56, 72, 64 };
 
 /* fm_enter(nr, regs): the entry of every traced call; filters, then keeps what the
- * return needs. `next` in a function ends the probe handler that called it. */
+ * return needs. Its value means nothing: SystemTap has no "return" without one, and
+ * `next` in a function does not end the probe but tries the function's next overload. */
 static void
 emit_enter (GString *s, const FmdOptions *options, const char *entry_cond)
 {
@@ -242,9 +243,9 @@ emit_enter (GString *s, const FmdOptions *options, const char *entry_cond)
 
   /* the daemon, its child stap, stapio and the staprun it starts to unload the module */
   g_string_append (s,
-    "function fm_enter (nr:long, regs:long) {\n"
+    "function fm_enter:long (nr:long, regs:long) {\n"
     "  p = pid(); pp = ppid(); io = stp_pid()\n"
-    "  if (p == " FMD_STAP_DAEMON_GLOBAL " || pp == " FMD_STAP_DAEMON_GLOBAL " || p == io || pp == io) next\n");
+    "  if (p == " FMD_STAP_DAEMON_GLOBAL " || pp == " FMD_STAP_DAEMON_GLOBAL " || p == io || pp == io) return 0\n");
   if (follow)
     /* a child forked before its parent was known (kprocess.create missed it) still counts */
     g_string_append (s, "  if (!(p in fm_pids) && pp in fm_pids) fm_pids[p] = 1\n");
@@ -271,21 +272,21 @@ static void
 emit_exit (GString *s, const FmdOptions *options, const char *entry_cond)
 {
   g_string_append (s,
-    "function fm_exit (nr:long, ret:long) {\n"
+    "function fm_exit:long (nr:long, ret:long) {\n"
     "  t = tid()\n"
-    "  if (!(t in fm_nr)) next\n"
+    "  if (!(t in fm_nr)) return 0\n"
     "  # an entry left by a call whose return was missed, or by a thread that never\n"
     "  # returned and whose tid is reused: not this call\n"
-    "  if (fm_nr[t] != nr) { fm_forget(t); next }\n");
+    "  if (fm_nr[t] != nr) { fm_forget(t); return 0 }\n");
   if (options->failed_only)
-    g_string_append (s, "  if (ret >= 0) { fm_forget(t); next }\n");
+    g_string_append (s, "  if (ret >= 0) { fm_forget(t); return 0 }\n");
   g_string_append (s,
     "  a0 = fm_a0[t]; a1 = fm_a1[t]; a2 = fm_a2[t]; a3 = fm_a3[t]; a4 = fm_a4[t]; a5 = fm_a5[t]\n");
   if (entry_cond != NULL)
     g_string_append_printf (s,
       "  if (%s) {\n"
       "    # forgotten when its map wrapped: no record rather than one without its strings\n"
-      "    if (!(t in fm_s)) { fm_forget(t); next }\n"
+      "    if (!(t in fm_s)) { fm_forget(t); return 0 }\n"
       "    rec = fm_s[t]\n"
       "  } else {\n", entry_cond);
   else
@@ -351,11 +352,13 @@ fmd_stap_script_generate (const FmdOptions *options)
 
   if (follow)
     g_string_append (s,
-      "# processes forked after Start are followed, and forgotten when they end\n"
-      "probe kprocess.create {\n"
-      "  if (new_tid == new_pid && pid() in fm_pids) fm_pids[new_pid] = 1\n"
+      "# processes forked after Start are followed, and forgotten when they end; kprobes,\n"
+      "# not kprocess.create, which tries a tracepoint first (minutes of pass 2 on 6.12)\n"
+      "probe kprobe.function(\"wake_up_new_task\") {\n"
+      "  child = pointer_arg(1)   # woken by its parent, current\n"
+      "  if (pid() in fm_pids && task_tid(child) == task_pid(child)) fm_pids[task_pid(child)] = 1\n"
       "}\n"
-      "probe kprocess.exit {\n"
+      "probe kprobe.function(\"do_exit\") {\n"
       "  if (tid() == pid()) delete fm_pids[pid()]\n"
       "}\n\n");
 
@@ -401,6 +404,8 @@ fmd_stap_command_new (const char *stap_path,
    * makes it skip the lookup; the script has no uprobe, and every kernel from 3.5 to
    * 6.11 exports the symbol anyway, which is all the option asserts. */
   g_ptr_array_add (argv, g_strdup ("-DSTAPCONF_UPROBE_UNREGISTER_EXPORTED"));
+  /* "Pass N: ..." on stderr as each pass ends: the build's progress */
+  g_ptr_array_add (argv, g_strdup ("-v"));
   /* no -w: it also silences stapio's "skipped probes: N" at the end, counted as drops */
   g_ptr_array_add (argv, g_strdup ("-s"));
   g_ptr_array_add (argv, g_strdup_printf ("%u", buffer_mb));
