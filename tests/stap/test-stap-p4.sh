@@ -82,7 +82,7 @@ unshare --mount --propagation private -- bash -c '
   mount -t proc proc "$r/proc"
   mount -t sysfs sysfs "$r/sys"
   mount --rbind /dev "$r/dev"
-  exec chroot "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root SYSTEMTAP_DIR="$2" "$3/run.sh" "$3" "$4"
+  exec chroot "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root SYSTEMTAP_DIR="$1" "$2/run.sh" "$2" "$3"
 ' - "$rootfs" "$cache" "$inside" "$kver"
 
 failed=0
