@@ -318,7 +318,7 @@ fmd_stap_script_generate (const FmdOptions *options)
   g_string_append_printf (s,
     "# filemond capture script (generated)\n"
     "global %s = 0   # the daemon's pid, from stap -G\n"
-    "global fm_uids, fm_comms, fm_pids[%d]\n"
+    "global fm_live = 0, fm_uids, fm_comms, fm_pids[%d]\n"
     "global fm_nr%%[%d], fm_t0%%[%d], fm_a0%%[%d], fm_a1%%[%d], fm_a2%%[%d]\n"
     "global fm_a3%%[%d], fm_a4%%[%d], fm_a5%%[%d]\n",
     FMD_STAP_DAEMON_GLOBAL, follow ? 65536 : 2048,
@@ -347,7 +347,11 @@ fmd_stap_script_generate (const FmdOptions *options)
       g_string_append_printf (s, "  fm_comms[\"%s\"] = 1\n", escaped);
     }
   g_string_append (s,
-    "  printf(\"R\\n\")\n"
+    "}\n\n"
+    "# \"R\" once every probe is live: begin probes run before the kprobes are registered,\n"
+    "# timers after them\n"
+    "probe timer.ms(" G_STRINGIFY (FMD_STAP_READY_TICK_MS) ") {\n"
+    "  if (!fm_live) { fm_live = 1; printf(\"R\\n\") }\n"
     "}\n\n");
 
   if (follow)

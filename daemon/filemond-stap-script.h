@@ -3,7 +3,8 @@
  * reads it).
  *
  * The script prints, on stdout:
- *   "R"                                  once, from `probe begin`: the module is live
+ *   "R"                                  once, when every probe is live (the first
+ *                                        tick of a timer, FMD_STAP_READY_TICK_MS)
  *   "E" and FMD_STAP_EVENT_FIELDS fields one per traced call, at its return
  * separated by tabs, one record per line. Numbers are decimal; strings are SystemTap
  * quoted strings ("..." with C escapes, \ooo for other bytes and \uXXXX for UTF-8, so
@@ -32,6 +33,8 @@
 G_BEGIN_DECLS
 
 #define FMD_STAP_EVENT_FIELDS 20
+/* The period of the timer that prints "R": SystemTap registers timers after kprobes. */
+#define FMD_STAP_READY_TICK_MS 20
 #define FMD_STAP_ARGV_MAX 8
 /* SystemTap's string limit in the module (-DMAXSTRINGLEN): the strings read at entry are
  * kept joined in one string (path, text and base of an execve). */
