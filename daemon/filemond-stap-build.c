@@ -10,7 +10,9 @@
 
 #include "filemond-stap-build.h"
 
+#include <errno.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "fm-error.h"
 #include "filemond-options.h"
@@ -52,7 +54,18 @@ fmd_stap_precompile (const FmdConfig *config,
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GBytes) input = g_bytes_new_static (script, strlen (script));
   g_autoptr(GError) local_error = NULL;
+  struct utsname uts;
+  const char *release = kernel_release;
 
+  if (release == NULL)
+    {
+      if (uname (&uts) < 0)
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED, "uname: %s", g_strerror (errno));
+          return FALSE;
+        }
+      release = uts.release;
+    }
   if (kernel_release != NULL)
     {
       /* before the "-p4" "-" at the end */
@@ -72,9 +85,14 @@ fmd_stap_precompile (const FmdConfig *config,
     }
   if (!g_subprocess_get_successful (process))
     {
+      g_autofree char *verdict = fmd_stap_check_failure (config->stap_path, release,
+                                                         "filemond --precompile failed");
+
+      fmd_stap_check_record (config, release, verdict);
       g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
                    "%s could not build the module (its messages are above)", config->stap_path);
       return FALSE;
     }
+  fmd_stap_check_record (config, release, "");
   return TRUE;
 }

@@ -19,10 +19,20 @@ GSubprocessLauncher *fmd_stap_launcher_new (GSubprocessFlags flags);
 
 /* Builds (stap -p4) the module of a Start without options, for @kernel_release (NULL:
  * the running kernel), into SystemTap's cache: the next Start without options only
- * loads it. stap's own output goes to stdout/stderr. FALSE with an error when stap
- * failed or could not run. */
+ * loads it. stap's own output goes to stdout/stderr. The outcome is also recorded as
+ * the trial build's verdict for that kernel. FALSE with an error when stap failed or
+ * could not run. */
 gboolean fmd_stap_precompile (const FmdConfig *config,
                               const char      *kernel_release,
                               GError         **error);
+
+/* The verdict of a build for @release (filemond-stap-check.c): "" when it worked, else
+ * fmd_stap_check_failure()'s sentence; AvailableBackends then needs no trial build. */
+void fmd_stap_check_record (const FmdConfig *config,
+                            const char      *release,
+                            const char      *verdict);
+char *fmd_stap_check_failure (const char *stap_path,
+                              const char *release,
+                              const char *why);
 
 G_END_DECLS

@@ -103,6 +103,34 @@ first_error (const char *output)
   return g_strdup (last != NULL ? last : "no message");
 }
 
+static void
+write_verdict (const char *verdict_file, const char *verdict)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_path_get_dirname (verdict_file);
+
+  if (g_mkdir_with_parents (dir, 0700) < 0 ||
+      !g_file_set_contents (verdict_file, verdict, -1, &error))
+    g_warning ("stap: cannot keep the trial build's verdict in %s: %s", verdict_file,
+               error != NULL ? error->message : g_strerror (errno));
+}
+
+char *
+fmd_stap_check_failure (const char *stap_path, const char *release, const char *why)
+{
+  return g_strdup_printf ("stap: %s cannot build a kernel module for kernel %s (a trial "
+                          "build failed: %s)", stap_path, release, why);
+}
+
+void
+fmd_stap_check_record (const FmdConfig *config, const char *release, const char *verdict)
+{
+  g_autofree char *verdict_file = verdict_path (config, release);
+
+  if (verdict_file != NULL)
+    write_verdict (verdict_file, verdict);
+}
+
 typedef struct {
   char *verdict_file;
   char *release;
@@ -134,15 +162,13 @@ trial_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       g_autofree char *why = first_error (output);
 
-      verdict = g_strdup_printf ("stap: %s cannot build a kernel module for kernel %s "
-                                 "(a trial build failed: %s)", t->stap_path, t->release, why);
+      verdict = fmd_stap_check_failure (t->stap_path, t->release, why);
     }
   else
     verdict = g_strdup ("");
   g_clear_object (&trial);
   g_info ("stap trial build for %s: %s", t->release, *verdict != '\0' ? verdict : "works");
-  if (!g_file_set_contents (t->verdict_file, verdict, -1, &error))
-    g_warning ("stap: cannot keep the trial build's verdict: %s", error->message);
+  write_verdict (t->verdict_file, verdict);
   for (guint i = 0; done != NULL && i < done->len; i++)
     {
       g_autoptr(GObject) object = g_weak_ref_get (g_ptr_array_index (done, i));
