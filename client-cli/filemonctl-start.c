@@ -68,6 +68,7 @@ typedef struct {
   gint64 started_us;
   gboolean saw_running, announced;
   char *state;        /* the last one read */
+  char *progress;     /* the last build progress shown */
   GError *error;      /* reading it failed */
 } StartWait;
 
@@ -102,10 +103,24 @@ on_wait_poll (gpointer user_data)
 
   g_free (w->state);
   w->state = read_property (w->proxy, "State", &w->error);
-  if (w->state == NULL || !g_str_equal (w->state, "starting"))
+  if (w->state == NULL ||
+      (!g_str_equal (w->state, "starting") && !g_str_equal (w->state, "compiling")))
     {
       g_main_loop_quit (w->loop);
       return G_SOURCE_REMOVE;
+    }
+  if (g_str_equal (w->state, "compiling") && isatty (STDERR_FILENO))
+    {
+      /* a first stap build takes minutes: say what it is doing, once per step */
+      g_autofree char *progress = read_property (w->proxy, "Progress", NULL);
+
+      if (progress != NULL && *progress != '\0' && g_strcmp0 (progress, w->progress) != 0)
+        {
+          g_printerr ("filemonctl: start: %s\n", progress);
+          g_free (w->progress);
+          w->progress = g_steal_pointer (&progress);
+          w->announced = TRUE;
+        }
     }
   if (!w->announced && isatty (STDERR_FILENO) &&
       g_get_monotonic_time () - w->started_us > WAIT_ANNOUNCE_MS * 1000)
@@ -362,5 +377,6 @@ fmctl_cmd_start (int argc, char **argv)
     status = wait_until_running (proxy, &wait);
   g_signal_handler_disconnect (proxy, state_handler);
   g_free (wait.state);
+  g_free (wait.progress);
   return status;
 }

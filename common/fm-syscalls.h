@@ -42,7 +42,8 @@ typedef enum {
 typedef struct {
   const char *name;            /* syscalls(2) name, as in events: "openat", "newfstatat" */
   guint16 nr;                  /* x86_64 syscall number */
-  const char *tracepoint;      /* name under syscalls:sys_enter_X ("newstat" for stat) */
+  const char *tracepoint;      /* the kernel's name: syscalls:sys_enter_X tracepoint and
+                                  __x64_sys_X entry point ("newstat" for stat) */
   const char *stap_probe;      /* SystemTap tapset probe ("syscall.stat"), NULL if none */
   guint8 n_args;
   FmArgKind args[FM_SYSCALL_MAX_ARGS];

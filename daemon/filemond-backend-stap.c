@@ -5,8 +5,9 @@
  * stap runs in its own process group, so that Stop can signal stap and everything it
  * started (staprun, stapio) at once: a stapio left behind keeps the module loaded and
  * blocks the next start with "could not load module". It also gets SIGKILL when the
- * daemon dies (PR_SET_PDEATHSIG). The module name is fixed (-m filemond), so SystemTap's
- * cache finds the compiled module of an identical script and a second start is fast.
+ * daemon dies (PR_SET_PDEATHSIG). The script text depends on the options alone, so
+ * SystemTap's cache finds the compiled module of an identical script and a second start
+ * is fast.
  */
 #include "config.h"
 
@@ -17,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 #include <gio/gio.h>
 
 #include "fm-error.h"
+#include "filemond-stap-build.h"
 #include "filemond-stap-parser.h"
 #include "filemond-stap-script.h"
 
@@ -190,6 +191,21 @@ read_stdout (FmdStapBackend *self, GInputStream *stream)
 
 static void read_stderr (FmdStapBackend *self, GDataInputStream *stream);
 
+/* The build's progress after pass @done (0: none yet); pass 4's end means loading. */
+static void
+report_pass (FmdStapBackend *self, int done)
+{
+  static const char *const next[] = {
+    "stap pass 1-2 of 4: parsing the script and resolving its probes",
+    "stap pass 1-2 of 4: parsing the script and resolving its probes",
+    "stap pass 3 of 4: translating the script to C",
+    "stap pass 4 of 4: compiling the kernel module (a minute or more the first time "
+    "these options run on this kernel; the module is cached for the next Start)",
+  };
+
+  fmd_backend_emit_compiling (FMD_BACKEND (self), done < 4 ? next[done] : NULL);
+}
+
 static void
 stderr_line_cb (GObject      *source,
                 GAsyncResult *result,
@@ -206,6 +222,10 @@ stderr_line_cb (GObject      *source,
     return;   /* the end, or an error: stdout and the exit status tell the rest */
 
   g_message ("stap: %s", line);
+  /* stap -v: "Pass N: ..." when pass N is done */
+  if (g_str_has_prefix (line, "Pass ") && line[5] >= '1' && line[5] <= '4' && line[6] == ':' &&
+      !self->running && !self->stopping)
+    report_pass (self, line[5] - '0');
   g_string_append (self->stderr_tail, line);
   g_string_append_c (self->stderr_tail, '\n');
   if (self->stderr_tail->len > STDERR_TAIL)
@@ -269,36 +289,19 @@ fmd_stap_backend_start (FmdBackend       *backend,
   FmdStapBackend *self = FMD_STAP_BACKEND (backend);
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autofree char *script = fmd_stap_script_generate (options);
-  g_autofree char *buffer = g_strdup_printf ("%u", self->buffer_mb);
-  g_autofree char *maxstr = g_strdup_printf ("-DMAXSTRINGLEN=%d", FMD_STAP_MAXSTRINGLEN);
-  /* a module parameter, not script text: the daemon's pid does not defeat the cache */
-  g_autofree char *daemon_pid = g_strdup_printf (FMD_STAP_DAEMON_GLOBAL "=%d", (int) getpid ());
-  const char *argv[] = {
-    self->stap_path,
-    "-m", "filemond",           /* a stable name: SystemTap's cache works */
-    "-DSTP_NO_OVERLOAD",        /* a storm must not unload the module */
-    /* a handler error (an unreadable page, a lock not taken in time) skips that probe hit
-     * instead of counting towards MAXERRORS/MAXSKIPPED, which end the session; the counts
-     * are still reported when it ends */
-    "--suppress-handler-errors",
-    "-DMAXACTION=20000",        /* the dentry walks of a deep path */
-    /* no -w: it also silences stapio's "skipped probes: N" at the end, counted as drops */
-    maxstr,
-    "-G", daemon_pid,
-    "-s", buffer,
-    "-",
-    NULL,
-  };
+  g_autoptr(GPtrArray) argv = fmd_stap_command_new (self->stap_path, self->buffer_mb,
+                                                     (int) getpid (), NULL);
   g_autoptr(GError) local_error = NULL;
   const char *identifier;
 
   g_return_val_if_fail (self->process == NULL, FALSE);
 
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  launcher = fmd_stap_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                    G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                    G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
-  self->process = g_subprocess_launcher_spawnv (launcher, argv, &local_error);
+  self->process = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata,
+                                                &local_error);
   if (self->process == NULL)
     {
       g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED, "stap: cannot run %s: %s",
@@ -329,6 +332,7 @@ fmd_stap_backend_start (FmdBackend       *backend,
   }
   g_subprocess_wait_async (self->process, NULL, wait_cb, g_object_ref (self));
   g_debug ("stap started as pid %d", (int) self->pgid);
+  report_pass (self, 0);
   return TRUE;
 }
 
@@ -418,26 +422,4 @@ fmd_backend_stap_new (const FmdConfig *config)
   self->stap_path = g_strdup (config->stap_path);
   self->buffer_mb = config->stap_buffer_mb;
   return FMD_BACKEND (self);
-}
-
-char *
-fmd_backend_stap_unavailable_reason (const FmdConfig *config)
-{
-  struct utsname uts;
-  g_autofree char *build = NULL;
-
-  if (!g_file_test (config->stap_path, G_FILE_TEST_IS_EXECUTABLE))
-    return g_strdup_printf ("stap: %s not found (install systemtap)", config->stap_path);
-  if (!config->stap_check_kernel)
-    return NULL;
-  /* /proc/modules exists only where the kernel can load modules (CONFIG_MODULES) */
-  if (!g_file_test ("/proc/modules", G_FILE_TEST_EXISTS))
-    return g_strdup ("stap: this kernel cannot load modules (built without CONFIG_MODULES)");
-  if (uname (&uts) < 0)
-    return g_strdup_printf ("stap: uname: %s", g_strerror (errno));
-  build = g_build_filename ("/lib/modules", uts.release, "build", NULL);
-  if (!g_file_test (build, G_FILE_TEST_IS_DIR))
-    return g_strdup_printf ("stap: no kernel build tree in %s (install the headers of "
-                            "kernel %s)", build, uts.release);
-  return NULL;
 }

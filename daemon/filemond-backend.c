@@ -70,6 +70,15 @@ fmd_backend_emit_running (FmdBackend *self)
 }
 
 void
+fmd_backend_emit_compiling (FmdBackend *self, const char *progress)
+{
+  FmdBackendPrivate *priv = fmd_backend_get_instance_private (self);
+
+  if (priv->sink.compiling != NULL)
+    priv->sink.compiling (progress, priv->user_data);
+}
+
+void
 fmd_backend_emit_dropped (FmdBackend *self, guint64 count)
 {
   FmdBackendPrivate *priv = fmd_backend_get_instance_private (self);

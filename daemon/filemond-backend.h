@@ -20,6 +20,9 @@ typedef struct {
   void (*event) (const FmEvent *event, gpointer user_data);
   /* The capture is live: the first probe fired, or the backend is attached. */
   void (*running) (gpointer user_data);
+  /* The backend builds what it runs (stap compiles a kernel module): @progress says how
+   * far, for users; NULL when the build is done and what it built is being loaded. */
+  void (*compiling) (const char *progress, gpointer user_data);
   /* @count more events were lost before they reached the daemon (kernel buffers full,
    * malformed backend output). */
   void (*dropped) (guint64 count, gpointer user_data);
@@ -56,6 +59,7 @@ void fmd_backend_stop (FmdBackend *self);
 /* For subclasses: forward to the sink. */
 void fmd_backend_emit_event (FmdBackend *self, const FmEvent *event);
 void fmd_backend_emit_running (FmdBackend *self);
+void fmd_backend_emit_compiling (FmdBackend *self, const char *progress);
 void fmd_backend_emit_dropped (FmdBackend *self, guint64 count);
 void fmd_backend_emit_failed (FmdBackend *self, const GError *error);
 void fmd_backend_emit_stopped (FmdBackend *self);
@@ -63,7 +67,11 @@ void fmd_backend_emit_stopped (FmdBackend *self);
 /* The backends, and whether each can run here: NULL when it can, else a newly allocated
  * sentence saying what is missing ("stap: /usr/bin/stap not found"). */
 FmdBackend *fmd_backend_stap_new (const FmdConfig *config);
-char *fmd_backend_stap_unavailable_reason (const FmdConfig *config);
+/* For stap, the first call on a kernel also starts a trial build in the background
+ * (filemond-stap-check.c): until its verdict is in, stap counts as usable; then
+ * @notify, when not NULL and still alive, gets notify::available-backends. */
+char *fmd_backend_stap_unavailable_reason (const FmdConfig *config,
+                                           GObject         *notify);
 FmdBackend *fmd_backend_bpf_new (const FmdConfig *config);
 char *fmd_backend_bpf_unavailable_reason (const FmdConfig *config);
 

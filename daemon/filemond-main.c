@@ -12,6 +12,7 @@
 #include "filemond-config.h"
 #include "filemond-log.h"
 #include "filemond-service.h"
+#include "filemond-stap-build.h"
 #include "fm-error.h"
 #include "fm-names.h"
 
@@ -147,6 +148,8 @@ main (int   argc,
   gboolean verbose = FALSE;
   gboolean session = FALSE;
   gboolean version = FALSE;
+  gboolean precompile = FALSE;
+  g_autofree char *kernel_release = NULL;
   GOptionEntry entries[] = {
     { "config", 'c', 0, G_OPTION_ARG_FILENAME, &config_path,
       "Read the configuration from FILE (default " FILEMON_SYSCONFDIR "/" FM_CONFIG_FILE ")",
@@ -157,6 +160,11 @@ main (int   argc,
     { "session", 0, 0, G_OPTION_ARG_NONE, &session,
       "Use the session bus instead of the system bus (for manual tests)", NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
+    { "precompile", 0, 0, G_OPTION_ARG_NONE, &precompile,
+      "Build the stap module of a capture without options into the cache, and exit "
+      "(for a package's postinst or an image build)", NULL },
+    { "kernel-release", 0, 0, G_OPTION_ARG_STRING, &kernel_release,
+      "With --precompile: build for this kernel instead of the running one", "RELEASE" },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -199,6 +207,16 @@ main (int   argc,
     {
       g_printerr ("filemond: bad configuration: %s\n", error->message);
       return 1;
+    }
+
+  if (precompile)
+    {
+      if (!fmd_stap_precompile (config, kernel_release, &error))
+        {
+          g_printerr ("filemond: --precompile: %s\n", error->message);
+          return 1;
+        }
+      return 0;
     }
 
   /* registers the D-Bus names of the errors before any reply carries one */

@@ -206,10 +206,11 @@ session_changed_cb (FmdSession *session,
   fm_filemond1_set_state (iface, fmd_state_to_string (fmd_session_get_state (session)));
   fm_filemond1_set_backend (iface, fmd_session_get_backend_name (session));
   fm_filemond1_set_last_error (iface, fmd_session_get_last_error (session));
+  fm_filemond1_set_progress (iface, fmd_session_get_progress (session));
   fm_filemond1_set_started_at (iface, fmd_session_get_started_at (session));
   if (options != NULL && g_str_equal (pspec->name, "options"))
     fm_filemond1_set_options (iface, fmd_options_to_variant (options));
-  if (g_str_equal (pspec->name, "state"))
+  if (g_str_equal (pspec->name, "state") || g_str_equal (pspec->name, "available-backends"))
     {
       /* a backend may have become usable or unusable since */
       g_autoptr(GVariant) available = fmd_session_dup_available_backends (session);
@@ -600,7 +601,7 @@ fmd_service_shutdown_async (FmdService          *self,
   g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, timeout_sec, shutdown_timeout_cb,
                               g_object_ref (task), g_object_unref);
 
-  if ((state == FMD_STATE_STARTING || state == FMD_STATE_RUNNING) &&
+  if ((state == FMD_STATE_STARTING || state == FMD_STATE_COMPILING || state == FMD_STATE_RUNNING) &&
       !fmd_session_stop (self->session, &error))
     g_warning ("cannot stop the capture: %s", error->message);
 }
@@ -667,6 +668,7 @@ fmd_service_new (GDBusConnection *connection,
   fm_filemond1_set_state (iface, fmd_state_to_string (FMD_STATE_IDLE));
   fm_filemond1_set_backend (iface, "");
   fm_filemond1_set_last_error (iface, "");
+  fm_filemond1_set_progress (iface, "");
   fm_filemond1_set_available_backends (iface, available);
   fm_filemond1_set_options (iface, g_variant_new ("a{sv}", NULL));
   fm_filemond1_set_buffer_capacity (iface, config->buffer_events);

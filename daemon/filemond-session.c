@@ -26,6 +26,7 @@ struct _FmdSession {
   FmdBackendKind backend_kind;
   char *backend_name;
   char *last_error;
+  char *progress;
   gint64 started_at;
   FmdOptions *options;
 
@@ -43,9 +44,11 @@ enum {
   PROP_STATE,
   PROP_BACKEND_NAME,
   PROP_LAST_ERROR,
+  PROP_PROGRESS,
   PROP_STARTED_AT,
   PROP_DROPPED_COUNT,
   PROP_OPTIONS,
+  PROP_AVAILABLE_BACKENDS,
   N_PROPS
 };
 
@@ -56,6 +59,7 @@ G_DEFINE_FINAL_TYPE (FmdSession, fmd_session, G_TYPE_OBJECT)
 static const char *state_names[] = {
   [FMD_STATE_IDLE] = "idle",
   [FMD_STATE_STARTING] = "starting",
+  [FMD_STATE_COMPILING] = "compiling",
   [FMD_STATE_RUNNING] = "running",
   [FMD_STATE_STOPPING] = "stopping",
   [FMD_STATE_FAILED] = "failed",
@@ -64,7 +68,7 @@ static const char *state_names[] = {
 const char *
 fmd_state_to_string (FmdState state)
 {
-  g_return_val_if_fail (state <= FMD_STATE_FAILED, NULL);
+  g_return_val_if_fail ((gsize) state < G_N_ELEMENTS (state_names), NULL);
 
   return state_names[state];
 }
@@ -97,7 +101,8 @@ default_unavailable_reason (FmdBackendKind   kind,
   switch (kind)
     {
     case FMD_BACKEND_STAP:
-      return fmd_backend_stap_unavailable_reason (config);
+      /* user_data: the session (fmd_session_init) */
+      return fmd_backend_stap_unavailable_reason (config, user_data);
     case FMD_BACKEND_BPF:
 #ifdef HAVE_BPF
       return fmd_backend_bpf_unavailable_reason (config);
@@ -116,6 +121,34 @@ static const FmdBackendFactory default_factory = {
 
 /* --- state ----------------------------------------------------------------------------- */
 
+/* Sets the string property @prop held in @field, notifying only on a change. */
+static void
+set_string (FmdSession *self,
+            char      **field,
+            const char *value,
+            guint       prop)
+{
+  if (g_strcmp0 (*field, value) == 0)
+    return;
+
+  g_free (*field);
+  *field = g_strdup (value);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+}
+
+static void
+set_progress (FmdSession *self,
+              const char *progress)
+{
+  set_string (self, &self->progress, progress, PROP_PROGRESS);
+}
+
+static gboolean
+is_starting (FmdSession *self)
+{
+  return self->state == FMD_STATE_STARTING || self->state == FMD_STATE_COMPILING;
+}
+
 static void
 set_state (FmdSession *self,
            FmdState    state)
@@ -125,6 +158,8 @@ set_state (FmdSession *self,
 
   g_debug ("capture state: %s -> %s", state_names[self->state], state_names[state]);
   self->state = state;
+  if (state != FMD_STATE_COMPILING)
+    set_progress (self, "");
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
 }
 
@@ -132,12 +167,7 @@ static void
 set_last_error (FmdSession *self,
                 const char *message)
 {
-  if (g_strcmp0 (self->last_error, message) == 0)
-    return;
-
-  g_free (self->last_error);
-  self->last_error = g_strdup (message);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAST_ERROR]);
+  set_string (self, &self->last_error, message, PROP_LAST_ERROR);
 }
 
 static gboolean
@@ -220,7 +250,7 @@ sink_event (const FmEvent *event,
   self->event_count++;
 
   /* the first event proves the probes fire, whatever the backend said */
-  if (self->state == FMD_STATE_STARTING)
+  if (is_starting (self))
     set_state (self, FMD_STATE_RUNNING);
 }
 
@@ -229,8 +259,25 @@ sink_running (gpointer user_data)
 {
   FmdSession *self = user_data;
 
-  if (self->state == FMD_STATE_STARTING)
+  if (is_starting (self))
     set_state (self, FMD_STATE_RUNNING);
+}
+
+static void
+sink_compiling (const char *progress,
+                gpointer    user_data)
+{
+  FmdSession *self = user_data;
+
+  if (!is_starting (self))
+    return;
+  if (progress != NULL)
+    {
+      set_progress (self, progress);
+      set_state (self, FMD_STATE_COMPILING);
+    }
+  else
+    set_state (self, FMD_STATE_STARTING);
 }
 
 static void
@@ -267,11 +314,12 @@ sink_stopped (gpointer user_data)
 }
 
 static const FmdBackendSink session_sink = {
-  sink_event,
-  sink_running,
-  sink_dropped,
-  sink_failed,
-  sink_stopped,
+  .event = sink_event,
+  .running = sink_running,
+  .compiling = sink_compiling,
+  .dropped = sink_dropped,
+  .failed = sink_failed,
+  .stopped = sink_stopped,
 };
 
 /* --- public ---------------------------------------------------------------------------- */
@@ -357,6 +405,7 @@ fmd_session_start (FmdSession        *self,
   switch (self->state)
     {
     case FMD_STATE_STARTING:
+    case FMD_STATE_COMPILING:
     case FMD_STATE_RUNNING:
       g_set_error (error, FM_ERROR, FM_ERROR_ALREADY_RUNNING,
                    "a %s capture is already %s; stop it first", self->backend_name,
@@ -434,7 +483,7 @@ fmd_session_stop (FmdSession *self,
 {
   g_return_val_if_fail (FMD_IS_SESSION (self), FALSE);
 
-  if (self->state != FMD_STATE_STARTING && self->state != FMD_STATE_RUNNING)
+  if (!is_starting (self) && self->state != FMD_STATE_RUNNING)
     {
       g_set_error (error, FM_ERROR, FM_ERROR_NOT_RUNNING,
                    "no capture is running (state %s); nothing to stop",
@@ -451,6 +500,7 @@ fmd_session_stop (FmdSession *self,
 FmdState fmd_session_get_state (FmdSession *self) { return self->state; }
 const char *fmd_session_get_backend_name (FmdSession *self) { return self->backend_name; }
 const char *fmd_session_get_last_error (FmdSession *self) { return self->last_error; }
+const char *fmd_session_get_progress (FmdSession *self) { return self->progress; }
 gint64 fmd_session_get_started_at (FmdSession *self) { return self->started_at; }
 const FmdOptions *fmd_session_get_options (FmdSession *self) { return self->options; }
 guint64 fmd_session_get_event_count (FmdSession *self) { return self->event_count; }
@@ -528,6 +578,7 @@ fmd_session_finalize (GObject *object)
 
   g_free (self->backend_name);
   g_free (self->last_error);
+  g_free (self->progress);
   g_clear_pointer (&self->options, fmd_options_free);
 
   G_OBJECT_CLASS (fmd_session_parent_class)->finalize (object);
@@ -552,6 +603,9 @@ fmd_session_get_property (GObject    *object,
     case PROP_LAST_ERROR:
       g_value_set_string (value, self->last_error);
       break;
+    case PROP_PROGRESS:
+      g_value_set_string (value, self->progress);
+      break;
     case PROP_STARTED_AT:
       g_value_set_int64 (value, self->started_at);
       break;
@@ -560,6 +614,9 @@ fmd_session_get_property (GObject    *object,
       break;
     case PROP_OPTIONS:
       g_value_set_pointer (value, self->options);
+      break;
+    case PROP_AVAILABLE_BACKENDS:
+      g_value_take_variant (value, fmd_session_dup_available_backends (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -580,11 +637,15 @@ fmd_session_class_init (FmdSessionClass *klass)
     g_param_spec_int ("state", NULL, NULL, FMD_STATE_IDLE, FMD_STATE_FAILED, FMD_STATE_IDLE, flags);
   properties[PROP_BACKEND_NAME] = g_param_spec_string ("backend-name", NULL, NULL, "", flags);
   properties[PROP_LAST_ERROR] = g_param_spec_string ("last-error", NULL, NULL, "", flags);
+  properties[PROP_PROGRESS] = g_param_spec_string ("progress", NULL, NULL, "", flags);
   properties[PROP_STARTED_AT] =
     g_param_spec_int64 ("started-at", NULL, NULL, 0, G_MAXINT64, 0, flags);
   properties[PROP_DROPPED_COUNT] =
     g_param_spec_uint64 ("dropped-count", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_OPTIONS] = g_param_spec_pointer ("options", NULL, NULL, flags);
+  /* notified when a backend's check ends after the fact (stap's trial build) */
+  properties[PROP_AVAILABLE_BACKENDS] =
+    g_param_spec_variant ("available-backends", NULL, NULL, G_VARIANT_TYPE ("a{ss}"), NULL, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -593,6 +654,8 @@ static void
 fmd_session_init (FmdSession *self)
 {
   self->factory = default_factory;
+  self->factory_data = self;
   self->backend_name = g_strdup ("");
   self->last_error = g_strdup ("");
+  self->progress = g_strdup ("");
 }

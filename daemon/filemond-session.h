@@ -4,8 +4,10 @@
  * them their sequence numbers.
  *
  * States: idle -> starting (Start) -> running (first probe fired) -> stopping (Stop) ->
- * idle; starting/running -> failed (the backend ended on its own). Start is allowed from
- * idle and failed; Stop from starting and running.
+ * idle; starting/running -> failed (the backend ended on its own). While starting, a
+ * backend that builds something first (stap compiling its module) is "compiling", with
+ * its progress in "progress", and back to starting when the build is done. Start is
+ * allowed from idle and failed; Stop from starting, compiling and running.
  */
 #pragma once
 
@@ -21,6 +23,7 @@ G_BEGIN_DECLS
 typedef enum {
   FMD_STATE_IDLE,
   FMD_STATE_STARTING,
+  FMD_STATE_COMPILING,
   FMD_STATE_RUNNING,
   FMD_STATE_STOPPING,
   FMD_STATE_FAILED,
@@ -39,7 +42,7 @@ typedef struct {
 G_DECLARE_FINAL_TYPE (FmdSession, fmd_session, FMD, SESSION, GObject)
 
 /* @config and @ring must outlive the session. Properties (notify is emitted on change):
- * "state" (FmdState as int), "backend-name", "last-error", "started-at", "options",
+ * "state" (FmdState as int), "progress", "backend-name", "last-error", "started-at", "options",
  * "dropped-count". The event count changes too often to notify: poll it. */
 FmdSession *fmd_session_new (const FmdConfig *config,
                              FmdRing         *ring);
@@ -59,6 +62,9 @@ gboolean fmd_session_stop (FmdSession *self,
                            GError    **error);
 
 FmdState fmd_session_get_state (FmdSession *self);
+/* What "compiling" is at, e.g. "stap pass 4 of 4: compiling the kernel module"; "" in
+ * any other state. */
+const char *fmd_session_get_progress (FmdSession *self);
 /* "stap", "bpf", or "" before the first capture. */
 const char *fmd_session_get_backend_name (FmdSession *self);
 const char *fmd_session_get_last_error (FmdSession *self);

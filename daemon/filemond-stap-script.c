@@ -1,18 +1,33 @@
 /* filemond-stap-script.c: generates the SystemTap script of a capture; the protocol it
  * prints is described in filemond-stap-script.h.
  *
- * The script uses the two raw_syscalls tracepoints rather than one tapset probe per
- * syscall: the syscall numbers, argument kinds and string arguments all come from the one
- * table in common/, the tapsets' per-syscall variables differ from probe to probe, and
- * SystemTap 4.8 has no tapset probe for openat2 or fchmodat2 (the syscalls:sys_enter_X
- * events are not tracepoints SystemTap can name).
+ * The probes are kprobes on the syscalls' own entry points (__x64_sys_X), one entry and
+ * one return probe per traced syscall, rather than tracepoints or the DWARF syscall
+ * tapsets:
+ * - SystemTap 5.1 cannot resolve any tracepoint on kernel 6.12 (its tracepoint query
+ *   modules do not compile there), and raw_syscalls:sys_enter has no $args anyway;
+ * - a kprobe needs only the kernel's symbol table, no debuginfo, and resolves in
+ *   milliseconds where a DWARF probe makes pass 2 read the whole vmlinux debuginfo;
+ * - since 4.17 every x86_64 syscall takes one struct pt_regs * whose layout is fixed by
+ *   the entry code, so one table-driven reader of the six argument registers serves every
+ *   syscall alike, while the tapsets' variables differ from probe to probe (and 4.8 has
+ *   no openat2 or fchmodat2 probe);
+ * - a syscall missing from the running kernel (fchmodat2 before 6.6) is an optional probe
+ *   ("?"), not an error.
+ * What still needs the kernel's debuginfo is the path of a cwd, dirfd or fd: SystemTap's
+ * dentry walk (task_dentry_path) reads struct dentry and struct mount through @cast, and
+ * calling the kernel's d_path() from a probe is not safe (SystemTap's own note); so does
+ * reading a new child's pid (task_pid) when following children. The backend says so
+ * when the debuginfo is missing (filemond-backend-stap.c).
  *
  * Entry keeps the call's number, time and raw arguments per thread, in maps of numbers
- * only; the exit reads the strings from the saved pointers and prints one record. SystemTap
- * preallocates every map entry at its full size, so a map of strings costs MAXSTRINGLEN
- * bytes an entry: only the calls whose strings are gone or changed at their return keep
- * strings from entry (close: the fd is released; chdir: the cwd moved; exec: the address
- * space is replaced and close-on-exec dirfds are closed), in one small map.
+ * only; the return reads the strings from the saved pointers and prints one record. A
+ * return probe fires only for a call whose entry it pairs with: kretprobes allocate an
+ * instance per call in flight (maxactive), so a thread never sees another call's return.
+ * SystemTap preallocates every map entry at its full size, so a map of strings costs
+ * MAXSTRINGLEN bytes an entry: only the calls whose strings are gone or changed at their
+ * return keep strings from entry (close: the fd is released; chdir: the cwd moved; exec:
+ * the address space is replaced and close-on-exec dirfds are closed), in one small map.
  *
  * Strings are escaped with string_quoted() (the runtime's _stp_text_str): C escapes,
  * \ooo for other bytes, \uXXXX for UTF-8, and "..." after the closing quote when cut.
@@ -33,11 +48,11 @@ static void
 emit_filters (GString *s, const FmdOptions *options)
 {
   if (options->pids->len > 0)
-    g_string_append (s, "  if (!(pid() in fm_pids)) next\n");
+    g_string_append (s, "  if (!(p in fm_pids)) return 0\n");
   if (options->uids->len > 0)
-    g_string_append (s, "  if (!(uid() in fm_uids)) next\n");
+    g_string_append (s, "  if (!(uid() in fm_uids)) return 0\n");
   if (options->comms != NULL && options->comms[0] != NULL)
-    g_string_append (s, "  if (!(execname() in fm_comms)) next\n");
+    g_string_append (s, "  if (!(execname() in fm_comms)) return 0\n");
 }
 
 /* The calls whose strings must be read at entry (see the file comment). */
@@ -189,7 +204,8 @@ static const char functions[] =
   "  } catch { return \"-\" }\n"
   "}\n"
   "function fm_dir:string (task:long, dirfd:long) {\n"
-  "  if (dirfd == -100) return fm_cwd(task)   # AT_FDCWD\n"
+  "  # AT_FDCWD (-100), as an int: the register's upper half is not part of it\n"
+  "  if ((dirfd & 0xffffffff) == 0xffffff9c) return fm_cwd(task)\n"
   "  return fm_fd_path(task, dirfd)\n"
   "}\n"
   "function fm_argv:string (argv:long) {\n"
@@ -213,22 +229,96 @@ static const char functions[] =
   "  delete fm_a3[t]; delete fm_a4[t]; delete fm_a5[t]%s\n"
   "}\n\n";
 
+/* The x86_64 struct pt_regs offsets of the six syscall argument registers (di, si, dx,
+ * r10, r8, r9): the layout the entry code pushes, the same in every kernel. */
+static const guint arg_offsets[FM_SYSCALL_MAX_ARGS] = { 112, 104, 96, 56, 72, 64 };
+
+/* fm_enter(nr, regs): the entry of every traced call; filters, then keeps what the
+ * return needs. Its value means nothing: SystemTap has no "return" without one, and
+ * `next` in a function does not end the probe but tries the function's next overload. */
+static void
+emit_enter (GString *s, const FmdOptions *options, const char *entry_cond)
+{
+  gboolean follow = options->follow_children && options->pids->len > 0;
+
+  /* the daemon, its child stap, stapio and the staprun it starts to unload the module */
+  g_string_append (s,
+    "function fm_enter:long (nr:long, regs:long) {\n"
+    "  p = pid(); pp = ppid(); io = stp_pid()\n"
+    "  if (p == " FMD_STAP_DAEMON_GLOBAL " || pp == " FMD_STAP_DAEMON_GLOBAL " || p == io || pp == io) return 0\n");
+  if (follow)
+    /* a child forked before its parent was known (kprocess.create missed it) still counts */
+    g_string_append (s, "  if (!(p in fm_pids) && pp in fm_pids) fm_pids[p] = 1\n");
+  emit_filters (s, options);
+  g_string_append (s, "  t = tid()\n");
+  for (guint i = 0; i < FM_SYSCALL_MAX_ARGS; i++)
+    g_string_append_printf (s, "  a%u = kernel_long(regs + %u)\n", i, arg_offsets[i]);
+  if (entry_cond != NULL)
+    {
+      g_string_append_printf (s, "  if (%s) {\n", entry_cond);
+      emit_string_chain (s, options, TRUE);
+      g_string_append (s, "    fm_s[t] = rec\n  }\n");
+    }
+  g_string_append (s,
+    "  fm_t0[t] = gettimeofday_ns()\n"
+    "  fm_a0[t] = a0; fm_a1[t] = a1; fm_a2[t] = a2; fm_a3[t] = a3; fm_a4[t] = a4; fm_a5[t] = a5\n"
+    "  # last: an entry cut short by an error leaves nothing for the return to print\n"
+    "  fm_nr[t] = nr\n"
+    "}\n\n");
+}
+
+/* fm_exit(nr, ret): the return of every traced call; prints its record. */
+static void
+emit_exit (GString *s, const FmdOptions *options, const char *entry_cond)
+{
+  g_string_append (s,
+    "function fm_exit:long (nr:long, ret:long) {\n"
+    "  t = tid()\n"
+    "  if (!(t in fm_nr)) return 0\n"
+    "  # an entry left by a call whose return was missed, or by a thread that never\n"
+    "  # returned and whose tid is reused: not this call\n"
+    "  if (fm_nr[t] != nr) { fm_forget(t); return 0 }\n");
+  if (options->failed_only)
+    g_string_append (s, "  if (ret >= 0) { fm_forget(t); return 0 }\n");
+  g_string_append (s,
+    "  a0 = fm_a0[t]; a1 = fm_a1[t]; a2 = fm_a2[t]; a3 = fm_a3[t]; a4 = fm_a4[t]; a5 = fm_a5[t]\n");
+  if (entry_cond != NULL)
+    g_string_append_printf (s,
+      "  if (%s) {\n"
+      "    # forgotten when its map wrapped: no record rather than one without its strings\n"
+      "    if (!(t in fm_s)) { fm_forget(t); return 0 }\n"
+      "    rec = fm_s[t]\n"
+      "  } else {\n", entry_cond);
+  else
+    g_string_append (s, "  {\n");
+  emit_string_chain (s, options, FALSE);
+  g_string_append (s,
+    "  }\n"
+    "  now = gettimeofday_ns()\n"
+    "  printf(\"E\\t%d\\t%d\\t%d\\t%d\\t%d\\t%d\\t%d\\t%d\\t%s\\t%d\\t%d\\t%d\\t%d\\t%d\\t%d\\t%s\\n\",\n"
+    "         nr, now, now - fm_t0[t], pid(), ppid(), t, uid(), ret, string_quoted(execname()),\n"
+    "         a0, a1, a2, a3, a4, a5, rec)\n"
+    "  fm_forget(t)\n"
+    "}\n\n");
+}
+
 char *
 fmd_stap_script_generate (const FmdOptions *options)
 {
   GString *s = g_string_new (NULL);
   g_autofree char *entry_cond = NULL;
-  gboolean follow = options->follow_children && options->pids->len > 0;
+  gboolean follow;
 
   g_return_val_if_fail (options != NULL, NULL);
 
+  follow = options->follow_children && options->pids->len > 0;
   entry_cond = entry_condition (options);
   /* maps of numbers wrap (%): a thread that never returned is forgotten in time; all of
    * them are written and deleted together, so they forget the same threads */
   g_string_append_printf (s,
     "# filemond capture script (generated)\n"
     "global %s = 0   # the daemon's pid, from stap -G\n"
-    "global fm_want, fm_uids, fm_comms, fm_pids[%d]\n"
+    "global fm_live = 0, fm_uids, fm_comms, fm_pids[%d]\n"
     "global fm_nr%%[%d], fm_t0%%[%d], fm_a0%%[%d], fm_a1%%[%d], fm_a2%%[%d]\n"
     "global fm_a3%%[%d], fm_a4%%[%d], fm_a5%%[%d]\n",
     FMD_STAP_DAEMON_GLOBAL, follow ? 65536 : 2048,
@@ -245,12 +335,6 @@ fmd_stap_script_generate (const FmdOptions *options)
                           entry_cond != NULL ? "; delete fm_s[t]" : "");
 
   g_string_append (s, "probe begin {\n");
-  for (guint i = 0; i < options->syscalls->len; i++)
-    {
-      const FmSyscall *sc = g_ptr_array_index (options->syscalls, i);
-
-      g_string_append_printf (s, "  fm_want[%u] = 1\n", sc->nr);
-    }
   for (guint i = 0; i < options->pids->len; i++)
     g_string_append_printf (s, "  fm_pids[%u] = 1\n", g_array_index (options->pids, guint32, i));
   for (guint i = 0; i < options->uids->len; i++)
@@ -263,73 +347,80 @@ fmd_stap_script_generate (const FmdOptions *options)
       g_string_append_printf (s, "  fm_comms[\"%s\"] = 1\n", escaped);
     }
   g_string_append (s,
-    "  printf(\"R\\n\")\n"
+    "}\n\n"
+    "# \"R\" once every probe is live: begin probes run before the kprobes are registered,\n"
+    "# timers after them\n"
+    "probe timer.ms(" G_STRINGIFY (FMD_STAP_READY_TICK_MS) ") {\n"
+    "  if (!fm_live) { fm_live = 1; printf(\"R\\n\") }\n"
     "}\n\n");
 
   if (follow)
     g_string_append (s,
-      "# processes forked after Start are followed, and forgotten when they end\n"
-      "probe kprocess.create {\n"
-      "  if (new_tid == new_pid && pid() in fm_pids) fm_pids[new_pid] = 1\n"
+      "# processes forked after Start are followed, and forgotten when they end; kprobes,\n"
+      "# not kprocess.create, which tries a tracepoint first (minutes of pass 2 on 6.12)\n"
+      "probe kprobe.function(\"wake_up_new_task\") {\n"
+      "  child = pointer_arg(1)   # woken by its parent, current\n"
+      "  if (pid() in fm_pids && task_tid(child) == task_pid(child)) fm_pids[task_pid(child)] = 1\n"
       "}\n"
-      "probe kernel.trace(\"sched:sched_process_exit\") {\n"
+      "probe kprobe.function(\"do_exit\") {\n"
       "  if (tid() == pid()) delete fm_pids[pid()]\n"
       "}\n\n");
 
-  /* the daemon, its child stap, stapio and the staprun it starts to unload the module */
-  g_string_append (s,
-    "probe kernel.trace(\"raw_syscalls:sys_enter\") {\n"
-    "  nr = $id\n"
-    "  if (!(nr in fm_want)) next\n"
-    "  p = pid(); pp = ppid(); io = stp_pid()\n"
-    "  if (p == " FMD_STAP_DAEMON_GLOBAL " || pp == " FMD_STAP_DAEMON_GLOBAL " || p == io || pp == io) next\n");
-  emit_filters (s, options);
-  g_string_append (s,
-    "  t = tid()\n"
-    "  a0 = $args[0]; a1 = $args[1]; a2 = $args[2]; a3 = $args[3]; a4 = $args[4]; a5 = $args[5]\n");
-  if (entry_cond != NULL)
-    {
-      g_string_append_printf (s, "  if (%s) {\n", entry_cond);
-      emit_string_chain (s, options, TRUE);
-      g_string_append (s, "    fm_s[t] = rec\n  }\n");
-    }
-  g_string_append (s,
-    "  fm_t0[t] = gettimeofday_ns()\n"
-    "  fm_a0[t] = a0; fm_a1[t] = a1; fm_a2[t] = a2; fm_a3[t] = a3; fm_a4[t] = a4; fm_a5[t] = a5\n"
-    "  # last: an entry cut short by an error leaves nothing for the exit to print\n"
-    "  fm_nr[t] = nr\n"
-    "}\n\n");
+  emit_enter (s, options, entry_cond);
+  emit_exit (s, options, entry_cond);
 
-  g_string_append (s,
-    "probe kernel.trace(\"raw_syscalls:sys_exit\") {\n"
-    "  t = tid()\n"
-    "  if (!(t in fm_nr)) next\n"
-    "  nr = fm_nr[t]\n"
-    "  # an entry left by a thread that never returned, its tid now reused: not this call\n"
-    "  try { cur = _stp_syscall_nr() } catch { cur = -1 }\n"
-    "  if (cur != nr) { fm_forget(t); next }\n"
-    "  ret = $ret\n");
-  if (options->failed_only)
-    g_string_append (s, "  if (ret >= 0) { fm_forget(t); next }\n");
-  g_string_append (s,
-    "  a0 = fm_a0[t]; a1 = fm_a1[t]; a2 = fm_a2[t]; a3 = fm_a3[t]; a4 = fm_a4[t]; a5 = fm_a5[t]\n");
-  if (entry_cond != NULL)
-    g_string_append_printf (s,
-      "  if (%s) {\n"
-      "    # forgotten when its map wrapped: no record rather than one without its strings\n"
-      "    if (!(t in fm_s)) { fm_forget(t); next }\n"
-      "    rec = fm_s[t]\n"
-      "  } else {\n", entry_cond);
-  else
-    g_string_append (s, "  {\n");
-  emit_string_chain (s, options, FALSE);
-  g_string_append (s,
-    "  }\n"
-    "  now = gettimeofday_ns()\n"
-    "  printf(\"E\\t%d\\t%d\\t%d\\t%d\\t%d\\t%d\\t%d\\t%d\\t%s\\t%d\\t%d\\t%d\\t%d\\t%d\\t%d\\t%s\\n\",\n"
-    "         nr, now, now - fm_t0[t], pid(), ppid(), t, uid(), ret, string_quoted(execname()),\n"
-    "         a0, a1, a2, a3, a4, a5, rec)\n"
-    "  fm_forget(t)\n"
-    "}\n");
+  g_string_append (s, "# each traced syscall: its entry point and its return\n");
+  for (guint i = 0; i < options->syscalls->len; i++)
+    {
+      const FmSyscall *sc = g_ptr_array_index (options->syscalls, i);
+
+      g_string_append_printf (s,
+        "probe kprobe.function(\"" FMD_STAP_SYSCALL_PREFIX "%s\") ? { fm_enter(%u, pointer_arg(1)) }\n"
+        "probe kprobe.function(\"" FMD_STAP_SYSCALL_PREFIX "%s\").return.maxactive(%d) ? "
+        "{ fm_exit(%u, returnval()) }\n",
+        sc->tracepoint, sc->nr, sc->tracepoint, FMD_STAP_MAXACTIVE, sc->nr);
+    }
   return g_string_free (s, FALSE);
+}
+
+GPtrArray *
+fmd_stap_command_new (const char *stap_path,
+                      guint       buffer_mb,
+                      int         daemon_pid,
+                      const char *pass)
+{
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_val_if_fail (stap_path != NULL, NULL);
+
+  g_ptr_array_add (argv, g_strdup (stap_path));
+  /* no -m: SystemTap caches no module built under a name given with -m, and its own
+   * name for it is already the same for the same script and build */
+  g_ptr_array_add (argv, g_strdup ("-DSTP_NO_OVERLOAD"));   /* a storm must not unload the module */
+  /* a handler error (an unreadable page, a lock not taken in time) skips that probe hit
+   * instead of counting towards MAXERRORS/MAXSKIPPED, which end the session; the counts
+   * are still reported when it ends */
+  g_ptr_array_add (argv, g_strdup ("--suppress-handler-errors"));
+  g_ptr_array_add (argv, g_strdup ("-DMAXACTION=20000"));   /* the dentry walks of a deep path */
+  g_ptr_array_add (argv, g_strdup_printf ("-DMAXSTRINGLEN=%d", FMD_STAP_MAXSTRINGLEN));
+  /* Linux 6.12 renamed uprobe_unregister, and the runtime of SystemTap 5.1 then fails to
+   * load any module ("Can't resolve uprobe_unregister!") looking it up by name. This
+   * makes it skip the lookup; the script has no uprobe, and every kernel from 3.5 to
+   * 6.11 exports the symbol anyway, which is all the option asserts. */
+  g_ptr_array_add (argv, g_strdup ("-DSTAPCONF_UPROBE_UNREGISTER_EXPORTED"));
+  /* "Pass N: ..." on stderr as each pass ends: the build's progress */
+  g_ptr_array_add (argv, g_strdup ("-v"));
+  /* no -w: it also silences stapio's "skipped probes: N" at the end, counted as drops */
+  g_ptr_array_add (argv, g_strdup ("-s"));
+  g_ptr_array_add (argv, g_strdup_printf ("%u", buffer_mb));
+  if (daemon_pid != 0)
+    {
+      g_ptr_array_add (argv, g_strdup ("-G"));
+      g_ptr_array_add (argv, g_strdup_printf (FMD_STAP_DAEMON_GLOBAL "=%d", daemon_pid));
+    }
+  if (pass != NULL)
+    g_ptr_array_add (argv, g_strdup (pass));
+  g_ptr_array_add (argv, g_strdup ("-"));
+  g_ptr_array_add (argv, NULL);
+  return argv;
 }

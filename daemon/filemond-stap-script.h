@@ -3,7 +3,8 @@
  * reads it).
  *
  * The script prints, on stdout:
- *   "R"                                  once, from `probe begin`: the module is live
+ *   "R"                                  once, when every probe is live (the first
+ *                                        tick of a timer, FMD_STAP_READY_TICK_MS)
  *   "E" and FMD_STAP_EVENT_FIELDS fields one per traced call, at its return
  * separated by tabs, one record per line. Numbers are decimal; strings are SystemTap
  * quoted strings ("..." with C escapes, \ooo for other bytes and \uXXXX for UTF-8, so
@@ -32,6 +33,8 @@
 G_BEGIN_DECLS
 
 #define FMD_STAP_EVENT_FIELDS 20
+/* The period of the timer that prints "R": SystemTap registers timers after kprobes. */
+#define FMD_STAP_READY_TICK_MS 20
 #define FMD_STAP_ARGV_MAX 8
 /* SystemTap's string limit in the module (-DMAXSTRINGLEN): the strings read at entry are
  * kept joined in one string (path, text and base of an execve). */
@@ -47,9 +50,25 @@ G_BEGIN_DECLS
 /* The same for the calls whose strings must be read at entry (close, chdir, exec):
  * short calls, but their entries hold FMD_STAP_MAXSTRINGLEN bytes each. */
 #define FMD_STAP_INFLIGHT_STRINGS_MAX 512
+/* Calls of one syscall in flight at once that its return probe can see (kretprobe
+ * instances); a return beyond it is missed, counted by SystemTap as a skipped probe. */
+#define FMD_STAP_MAXACTIVE 1024
+/* The kernel's entry point of syscall X on x86_64 (since 4.17): __x64_sys_X(regs). */
+#define FMD_STAP_SYSCALL_PREFIX "__x64_sys_"
 /* The script's global that holds the daemon's pid, set on stap's command line with
  * -G so that the script text, and so SystemTap's cache key, is the same in every run. */
 #define FMD_STAP_DAEMON_GLOBAL "fm_daemon"
+
+/* The stap command line of a capture, NULL-terminated, the script read from stdin ("-"
+ * last): @stap_path, the module's build options, then "-G" with @daemon_pid unless it
+ * is 0, and @pass ("-p4": build the module only) unless NULL. The daemon's pid is a
+ * module parameter and the name of the module is SystemTap's (a hash of the script and
+ * the build): neither changes what SystemTap caches, so a second Start of the same
+ * options, or a build made beforehand (filemond --precompile), finds the module. */
+GPtrArray *fmd_stap_command_new (const char *stap_path,
+                                 guint       buffer_mb,
+                                 int         daemon_pid,
+                                 const char *pass);
 
 /* The script for @options. It excludes the daemon (FMD_STAP_DAEMON_GLOBAL), its
  * children (stap) and stap's own stapio and its children. */

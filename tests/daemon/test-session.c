@@ -170,6 +170,42 @@ test_start_run_stop (Fixture *f, gconstpointer data)
   g_assert_cmpint (fmd_session_get_state (f->session), ==, FMD_STATE_IDLE);
 }
 
+/* A backend that builds first: compiling (with its progress) is part of starting. */
+static void
+test_compiling_is_part_of_starting (Fixture *f, gconstpointer data)
+{
+  g_autoptr(FmdOptions) options = options_from ("@a{sv} {}");
+  g_autoptr(GError) error = NULL;
+
+  start_ok (f, "{'backend': <'stap'>}");
+  fmd_backend_emit_compiling (FMD_BACKEND (f->last), "pass 4 of 4");
+  g_assert_cmpint (fmd_session_get_state (f->session), ==, FMD_STATE_COMPILING);
+  g_assert_cmpstr (fmd_state_to_string (FMD_STATE_COMPILING), ==, "compiling");
+  g_assert_cmpstr (fmd_session_get_progress (f->session), ==, "pass 4 of 4");
+  g_assert_false (fmd_session_start (f->session, options, &error));
+  g_assert_error (error, FM_ERROR, FM_ERROR_ALREADY_RUNNING);
+  g_clear_error (&error);
+
+  /* built, now loading: starting again, the progress gone */
+  fmd_backend_emit_compiling (FMD_BACKEND (f->last), NULL);
+  g_assert_cmpint (fmd_session_get_state (f->session), ==, FMD_STATE_STARTING);
+  g_assert_cmpstr (fmd_session_get_progress (f->session), ==, "");
+  fmd_backend_emit_running (FMD_BACKEND (f->last));
+  g_assert_cmpint (fmd_session_get_state (f->session), ==, FMD_STATE_RUNNING);
+  /* a late report does not take a running capture back */
+  fmd_backend_emit_compiling (FMD_BACKEND (f->last), "pass 4 of 4");
+  g_assert_cmpint (fmd_session_get_state (f->session), ==, FMD_STATE_RUNNING);
+  g_assert_true (fmd_session_stop (f->session, NULL));
+
+  /* and a build can be stopped */
+  start_ok (f, "{'backend': <'stap'>}");
+  fmd_backend_emit_compiling (FMD_BACKEND (f->last), "pass 1-2 of 4");
+  g_assert_true (fmd_session_stop (f->session, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (fmd_session_get_state (f->session), ==, FMD_STATE_IDLE);
+  g_assert_cmpstr (fmd_session_get_progress (f->session), ==, "");
+}
+
 static void
 test_start_while_running_is_refused (Fixture *f, gconstpointer data)
 {
@@ -398,6 +434,7 @@ main (int argc, char *argv[])
   g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
   ADD ("/session/start-run-stop", test_start_run_stop);
+  ADD ("/session/compiling-is-part-of-starting", test_compiling_is_part_of_starting);
   ADD ("/session/start-while-running-is-already-running", test_start_while_running_is_refused);
   ADD ("/session/stop-while-idle-is-not-running", test_stop_while_idle_is_refused);
   ADD ("/session/first-event-means-running", test_first_event_means_running);

@@ -89,7 +89,8 @@ sink_stopped (gpointer user_data)
 }
 
 static const FmdBackendSink kc_sink = {
-  sink_event, sink_running, sink_dropped, sink_failed, sink_stopped,
+  .event = sink_event, .running = sink_running, .dropped = sink_dropped,
+  .failed = sink_failed, .stopped = sink_stopped,
 };
 
 KcCapture *

@@ -1,9 +1,12 @@
 /* fm-stap-print-script.c: prints the capture script filemond would give stap for the Start
- * options in argv[1] (GVariant text, a{sv}), so that tests can run it through real stap. */
+ * options in argv[1] (GVariant text, a{sv}), so that tests can run it through real stap.
+ * With --command instead, prints the arguments filemond gives stap after its path, one a
+ * line, for a build only (-p4), so that tests build exactly the daemon's module. */
 #include "config.h"
 
 #include <stdio.h>
 
+#include "filemond-config.h"
 #include "filemond-options.h"
 #include "filemond-stap-script.h"
 
@@ -17,8 +20,17 @@ main (int argc, char **argv)
 
   if (argc != 2)
     {
-      fprintf (stderr, "usage: %s OPTIONS (GVariant text of type a{sv})\n", argv[0]);
+      fprintf (stderr, "usage: %s OPTIONS (GVariant text of type a{sv}) | --command\n", argv[0]);
       return 2;
+    }
+  if (g_str_equal (argv[1], "--command"))
+    {
+      g_autoptr(FmdConfig) config = fmd_config_new_default ();
+      g_autoptr(GPtrArray) command = fmd_stap_command_new ("stap", config->stap_buffer_mb, 0, "-p4");
+
+      for (guint i = 1; i + 1 < command->len; i++)
+        puts (g_ptr_array_index (command, i));
+      return 0;
     }
   asv = g_variant_parse (G_VARIANT_TYPE_VARDICT, argv[1], NULL, NULL, &error);
   if (asv != NULL)

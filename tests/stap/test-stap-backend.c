@@ -18,6 +18,7 @@ typedef struct {
   GArray *events_seen;  /* FmEvent copies, strings owned by the array's clear func */
   guint events;
   guint64 dropped;
+  GPtrArray *progress;  /* each compiling report; "" for "built" */
   gboolean running;
   gboolean stopped;
   char *failed;
@@ -58,6 +59,12 @@ on_running (gpointer user_data)
 }
 
 static void
+on_compiling (const char *progress, gpointer user_data)
+{
+  g_ptr_array_add (((Sink *) user_data)->progress, g_strdup (progress != NULL ? progress : ""));
+}
+
+static void
 on_dropped (guint64 count, gpointer user_data)
 {
   ((Sink *) user_data)->dropped += count;
@@ -81,7 +88,10 @@ on_stopped (gpointer user_data)
   g_main_loop_quit (sink->loop);
 }
 
-static const FmdBackendSink sink_vtable = { on_event, on_running, on_dropped, on_failed, on_stopped };
+static const FmdBackendSink sink_vtable = {
+  .event = on_event, .running = on_running, .compiling = on_compiling, .dropped = on_dropped,
+  .failed = on_failed, .stopped = on_stopped,
+};
 
 static FmdBackend *
 fake_backend (const char *fixture, const char *after, Sink *sink)
@@ -92,13 +102,14 @@ fake_backend (const char *fixture, const char *after, Sink *sink)
   g_free (config->stap_path);
   config->stap_path = g_test_build_filename (G_TEST_DIST, "fake-stap", NULL);
   config->stap_check_kernel = FALSE;
-  g_assert_null (fmd_backend_stap_unavailable_reason (config));
+  g_assert_null (fmd_backend_stap_unavailable_reason (config, NULL));
   g_setenv ("FILEMON_FAKE_STAP_FIXTURE",
             g_test_get_filename (G_TEST_DIST, "fixtures", fixture, NULL), TRUE);
   g_setenv ("FILEMON_FAKE_STAP_AFTER", after, TRUE);
   memset (sink, 0, sizeof *sink);
   sink->loop = g_main_loop_new (NULL, FALSE);
   sink->paths = g_ptr_array_new_with_free_func (g_free);
+  sink->progress = g_ptr_array_new_with_free_func (g_free);
   sink->events_seen = g_array_new (FALSE, FALSE, sizeof (FmEvent));
   g_array_set_clear_func (sink->events_seen, event_copy_clear);
   backend = fmd_backend_stap_new (config);
@@ -111,6 +122,7 @@ sink_clear (Sink *sink)
 {
   g_main_loop_unref (sink->loop);
   g_ptr_array_unref (sink->paths);
+  g_ptr_array_unref (sink->progress);
   g_array_unref (sink->events_seen);
   g_free (sink->failed);
 }
@@ -257,6 +269,29 @@ test_stop_ends_the_process_group (void)
   sink_clear (&sink);
 }
 
+/* stap -v says when each pass ends: the build's progress follows it, pass by pass. */
+static void
+test_build_progress_follows_the_passes (void)
+{
+  g_autoptr(FmdOptions) options = fmd_options_new_default ();
+  Sink sink;
+  g_autoptr(FmdBackend) backend = fake_backend ("normal", "compiling", &sink);
+
+  g_assert_true (fmd_backend_start (backend, options, NULL));
+  /* reported at once, then after passes 1, 2 and 3; the fake stays in pass 4 */
+  while (sink.progress->len < 4)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (strstr (g_ptr_array_index (sink.progress, 0), "pass 1-2 of 4"));
+  g_assert_nonnull (strstr (g_ptr_array_index (sink.progress, 2), "pass 3 of 4"));
+  g_assert_nonnull (strstr (g_ptr_array_index (sink.progress, 3), "pass 4 of 4"));
+  g_assert_false (sink.running);
+  fmd_backend_stop (backend);
+  g_main_loop_run (sink.loop);
+  g_assert_true (sink.stopped);
+  g_assert_cmpuint (sink.progress->len, ==, 4);
+  sink_clear (&sink);
+}
+
 static void
 test_missing_stap_is_unavailable (void)
 {
@@ -265,7 +300,7 @@ test_missing_stap_is_unavailable (void)
 
   g_free (config->stap_path);
   config->stap_path = g_strdup ("/nonexistent/stap");
-  reason = fmd_backend_stap_unavailable_reason (config);
+  reason = fmd_backend_stap_unavailable_reason (config, NULL);
   g_assert_nonnull (reason);
   g_assert_nonnull (strstr (reason, "/nonexistent/stap"));
 }
@@ -279,6 +314,8 @@ main (int argc, char **argv)
   g_test_add_func ("/stap/backend/hostile-lines-are-counted-drops", test_hostile_lines_are_dropped);
   g_test_add_func ("/stap/backend/stap-error-is-reported", test_stap_error_is_reported);
   g_test_add_func ("/stap/backend/stop-ends-the-process-group", test_stop_ends_the_process_group);
+  g_test_add_func ("/stap/backend/build-progress-follows-the-passes",
+                   test_build_progress_follows_the_passes);
   g_test_add_func ("/stap/backend/missing-stap-is-unavailable", test_missing_stap_is_unavailable);
   return g_test_run ();
 }

@@ -32,15 +32,8 @@ check() {
   fi
 }
 
-syscall_sets=("" "'syscalls': <['openat']>" "'syscalls': <['execve', 'symlink', 'renameat2', 'fsetxattr', 'openat2', 'close']>")
-filter_sets=("" "'pids': <[@u 1, 2]>" "'pids': <[@u 1]>, 'follow-children': <true>" "'uids': <[@u 0, 1000]>"
-             "'comms': <['sshd', 'a\"b\\\\\\\\c']>" "'failed-only': <true>"
-             "'pids': <[@u 7]>, 'follow-children': <true>, 'uids': <[@u 0]>, 'comms': <['x']>, 'failed-only': <true>, 'path-prefixes': <['/etc']>")
-for s in "${syscall_sets[@]}"; do
-  for f in "${filter_sets[@]}"; do
-    opts="{${s}${s:+${f:+, }}${f}}"
-    check "options $opts" "$opts"
-  done
-done
+. "$(dirname "$0")/option-sets.sh"
+check_options() { check "options $1" "$1"; }
+for_each_options check_options
 echo "1..$n"
 [ "$failed" = 0 ]

@@ -1,0 +1,38 @@
+/* filemond-stap-build.h: where SystemTap keeps the modules filemond builds, and building
+ * the default capture's module ahead of time (filemond --precompile), so that a package's
+ * postinst or an image build spares the first Start its compile. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "filemond-config.h"
+
+G_BEGIN_DECLS
+
+/* SystemTap's directory for filemond's stap (SYSTEMTAP_DIR, holding its cache): the
+ * environment's SYSTEMTAP_DIR when set (the unit sets it), else "systemtap" in the unit's
+ * cache directory ($CACHE_DIRECTORY, else FILEMON_CACHEDIR). */
+char *fmd_stap_dir (void);
+
+/* A launcher for @flags whose child gets SYSTEMTAP_DIR = fmd_stap_dir(). */
+GSubprocessLauncher *fmd_stap_launcher_new (GSubprocessFlags flags);
+
+/* Builds (stap -p4) the module of a Start without options, for @kernel_release (NULL:
+ * the running kernel), into SystemTap's cache: the next Start without options only
+ * loads it. stap's own output goes to stdout/stderr. The outcome is also recorded as
+ * the trial build's verdict for that kernel. FALSE with an error when stap failed or
+ * could not run. */
+gboolean fmd_stap_precompile (const FmdConfig *config,
+                              const char      *kernel_release,
+                              GError         **error);
+
+/* The verdict of a build for @release (filemond-stap-check.c): "" when it worked, else
+ * fmd_stap_check_failure()'s sentence; AvailableBackends then needs no trial build. */
+void fmd_stap_check_record (const FmdConfig *config,
+                            const char      *release,
+                            const char      *verdict);
+char *fmd_stap_check_failure (const char *stap_path,
+                              const char *release,
+                              const char *why);
+
+G_END_DECLS
