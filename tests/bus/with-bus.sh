@@ -31,7 +31,9 @@
 #                            the fake stap sources it at each start, so a test can change the
 #                            fixture or the behaviour between two Starts of one daemon
 #   FILEMON_FAKE_STAP_PIDS   each fake stap appends its pid here when it starts
-#   DBUS_DAEMON_PID, POLKITD_PID
+#   DBUS_DAEMON_PID
+#   POLKITD_PID_FILE         holds the pid of the running polkitd; a test that stops polkitd
+#                            on purpose first creates $FILEMON_TEST_TMP/polkitd-exit-expected
 # $FILEMON_FAKE_STAP_FIXTURE, _AFTER and _LOG pass through to filemond and the fake stap.
 # $FILEMOND_WRAPPER, when set, is a command that runs filemond (e.g. valgrind and options);
 # its exit status counts as filemond's.
@@ -190,7 +192,8 @@ teardown() {
       [ "$rc" = 0 ] && rc=1
     fi
   fi
-  for pid in "$polkitd_pid" "$dbus_pid"; do
+  touch "$scratch/teardown"
+  for pid in "$(cat "$scratch/polkitd.pid" 2>/dev/null)" "$dbus_pid"; do
     alive "$pid" || continue
     kill -TERM "$pid"
     wait_gone "$pid" 30 || kill -KILL "$pid" 2>/dev/null
@@ -291,8 +294,28 @@ wait_name() {
 
 # --- polkitd ---------------------------------------------------------------------------
 # It loads the rules before it asks for its name, so owning the name means ready.
-setpriv --pdeathsig TERM -- /usr/lib/polkit-1/polkitd >"$scratch/polkitd.log" 2>&1 &
-polkitd_pid=$!
+# On a real system D-Bus activation starts polkitd again at the next check after it
+# exited. polkitd 122 was seen to vanish mid-test here, under load, while short-lived
+# clients came and went (polkit's own crashes when a caller leaves during its check:
+# polkit-org/polkit#657, #670); the harness starts it again as activation would, says so
+# in polkitd.log, and does not when a test stopped it on purpose.
+supervise_polkitd() {
+  local rc
+  while :; do
+    setpriv --pdeathsig TERM -- /usr/lib/polkit-1/polkitd >>"$scratch/polkitd.log" 2>&1 &
+    echo $! > "$scratch/polkitd.pid"
+    rc=0
+    wait $! || rc=$?
+    [ -e "$scratch/teardown" ] || [ -e "$scratch/test/polkitd-exit-expected" ] && return
+    # nor once the harness or the bus is gone
+    alive "$$" && alive "$dbus_pid" || return
+    echo "with-bus: polkitd exited with status $rc during the test; started again, as D-Bus activation would" \
+      >> "$scratch/polkitd.log"
+  done
+}
+supervise_polkitd &
+for _ in $(seq 3000); do [ -s "$scratch/polkitd.pid" ] && break; sleep 0.01; done
+polkitd_pid=$(cat "$scratch/polkitd.pid")
 wait_name org.freedesktop.PolicyKit1 "$polkitd_pid" 60 || die "polkitd did not start: $(cat "$scratch/polkitd.log")"
 
 # --- filemond --------------------------------------------------------------------------
@@ -338,7 +361,7 @@ export FILEMOND_EXIT_FILE=$scratch/filemond.exit
 export FILEMON_FAKE_STAP_ENV=$scratch/test/fake-stap.env
 export FILEMON_FAKE_STAP_PIDS=$scratch/fake-stap.pids
 export DBUS_DAEMON_PID=$dbus_pid
-export POLKITD_PID=$polkitd_pid
+export POLKITD_PID_FILE=$scratch/polkitd.pid
 unset FILEMOND_PID
 : > "$FILEMOND_LOG"
 
