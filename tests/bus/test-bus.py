@@ -259,7 +259,7 @@ def client_main(argv):
         try:
             reply = conn.call_sync(BUS_NAME, PATH, "org.freedesktop.DBus.Properties", "Get",
                                    GLib.Variant("(ss)", (IFACE, argv[1])), None,
-                                   Gio.DBusCallFlags.NONE, 5000, None)
+                                   Gio.DBusCallFlags.NONE, 25000, None)
             result = {"ok": True, "result": reply.unpack()[0]}
         except GLib.Error as e:
             result = error_result(e)
@@ -313,7 +313,7 @@ def fake_stap(fixture_name, after):
 def prop(conn, name):
     reply = conn.call_sync(BUS_NAME, PATH, "org.freedesktop.DBus.Properties", "Get",
                            GLib.Variant("(ss)", (IFACE, name)), None,
-                           Gio.DBusCallFlags.NONE, 5000, None)
+                           Gio.DBusCallFlags.NONE, 25000, None)
     return reply.unpack()[0]
 
 
@@ -583,7 +583,7 @@ def check_storm(tap, conn):
          " Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT |"
          " Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)\n"
          "c.call_sync('%s', '%s', '%s', 'Subscribe', GLib.Variant('(a{sv})', ({},)), None,"
-         " Gio.DBusCallFlags.NONE, 5000, None)\n" % (BUS_NAME, PATH, IFACE) +
+         " Gio.DBusCallFlags.NONE, 120000, None)\n" % (BUS_NAME, PATH, IFACE) +
          "print('subscribed', flush=True)\n"
          "time.sleep(600)\n"], stdout=subprocess.PIPE, text=True)
     tap.check(frozen_sub.stdout.readline().strip() == "subscribed", "/storm/frozen-subscriber")
@@ -730,7 +730,7 @@ def check_hostile_arguments(tap, conn):
     # wrong signature altogether
     try:
         conn.call_sync(BUS_NAME, PATH, IFACE, "Start", GLib.Variant("(s)", ("x",)), None,
-                       Gio.DBusCallFlags.NONE, 5000, None)
+                       Gio.DBusCallFlags.NONE, 25000, None)
         tap.check(False, "/args/start/wrong-signature-refused")
     except GLib.Error as e:
         tap.check(True, "/args/start/wrong-signature-refused")
@@ -909,7 +909,7 @@ def subscriber_process(user, n=1):
          " Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT |"
          " Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)\n"
          "  c.call_sync('%s', '%s', '%s', 'Subscribe', GLib.Variant('(a{sv})', ({},)), None,"
-         " Gio.DBusCallFlags.NONE, 5000, None)\n" % (BUS_NAME, PATH, IFACE) +
+         " Gio.DBusCallFlags.NONE, 120000, None)\n" % (BUS_NAME, PATH, IFACE) +
          "  conns.append(c)\n"
          "print(' '.join(c.get_unique_name() for c in conns), flush=True)\n"
          "time.sleep(600)\n"], stdout=subprocess.PIPE, text=True)
@@ -1063,7 +1063,7 @@ def check_subscriber_leaves(tap, conn):
          " Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT |"
          " Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)\n"
          "c.call_sync('%s', '%s', '%s', 'Subscribe', GLib.Variant('(a{sv})', ({},)), None,"
-         " Gio.DBusCallFlags.NONE, 5000, None)\n" % (BUS_NAME, PATH, IFACE) +
+         " Gio.DBusCallFlags.NONE, 120000, None)\n" % (BUS_NAME, PATH, IFACE) +
          "print('subscribed', flush=True)\n"
          "import time; time.sleep(60)\n"], stdout=subprocess.PIPE, text=True)
     tap.check(child.stdout.readline().strip() == "subscribed", "/subscriber/subscribed")
@@ -1168,7 +1168,7 @@ def check_sigkill(tap, conn):
 def name_has_owner(conn):
     reply = conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                            "NameHasOwner", GLib.Variant("(s)", (BUS_NAME,)), None,
-                           Gio.DBusCallFlags.NONE, 5000, None)
+                           Gio.DBusCallFlags.NONE, 25000, None)
     return reply.unpack()[0]
 
 
