@@ -334,20 +334,26 @@ fmd_stap_script_generate (const FmdOptions *options)
                           FMD_STAP_ARGV_MAX, FMD_STAP_CAP_TEXT,
                           entry_cond != NULL ? "; delete fm_s[t]" : "");
 
-  g_string_append (s, "probe begin {\n");
-  for (guint i = 0; i < options->pids->len; i++)
-    g_string_append_printf (s, "  fm_pids[%u] = 1\n", g_array_index (options->pids, guint32, i));
-  for (guint i = 0; i < options->uids->len; i++)
-    g_string_append_printf (s, "  fm_uids[%u] = 1\n", g_array_index (options->uids, guint32, i));
-  for (guint i = 0; options->comms != NULL && options->comms[i] != NULL; i++)
-    {
-      /* comms were validated as at most 15 bytes; quote them for the script */
-      g_autofree char *escaped = g_strescape (options->comms[i], NULL);
+  /* the filters' sets, in a begin probe only when there are any: an empty probe is
+   * elided with a warning */
+  {
+    g_autoptr(GString) sets = g_string_new (NULL);
 
-      g_string_append_printf (s, "  fm_comms[\"%s\"] = 1\n", escaped);
-    }
+    for (guint i = 0; i < options->pids->len; i++)
+      g_string_append_printf (sets, "  fm_pids[%u] = 1\n", g_array_index (options->pids, guint32, i));
+    for (guint i = 0; i < options->uids->len; i++)
+      g_string_append_printf (sets, "  fm_uids[%u] = 1\n", g_array_index (options->uids, guint32, i));
+    for (guint i = 0; options->comms != NULL && options->comms[i] != NULL; i++)
+      {
+        /* comms were validated as at most 15 bytes; quote them for the script */
+        g_autofree char *escaped = g_strescape (options->comms[i], NULL);
+
+        g_string_append_printf (sets, "  fm_comms[\"%s\"] = 1\n", escaped);
+      }
+    if (sets->len > 0)
+      g_string_append_printf (s, "probe begin {\n%s}\n\n", sets->str);
+  }
   g_string_append (s,
-    "}\n\n"
     "# \"R\" once every probe is live: begin probes run before the kprobes are registered,\n"
     "# timers after them\n"
     "probe timer.ms(" G_STRINGIFY (FMD_STAP_READY_TICK_MS) ") {\n"
