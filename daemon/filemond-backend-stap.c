@@ -199,8 +199,9 @@ report_pass (FmdStapBackend *self, int done)
     "stap pass 1-2 of 4: parsing the script and resolving its probes",
     "stap pass 1-2 of 4: parsing the script and resolving its probes",
     "stap pass 3 of 4: translating the script to C",
-    "stap pass 4 of 4: compiling the kernel module (a minute or more the first time "
-    "these options run on this kernel; the module is cached for the next Start)",
+    /* one element: clang's -Wstring-concatenation wants the parentheses */
+    ("stap pass 4 of 4: compiling the kernel module (a minute or more the first time "
+     "these options run on this kernel; the module is cached for the next Start)"),
   };
 
   fmd_backend_emit_compiling (FMD_BACKEND (self), done < 4 ? next[done] : NULL);
