@@ -162,6 +162,10 @@ usage)
   expect_exit "/usage/unknown-syscall-exits-2" 2 root start --syscalls=openat,frobnicate
   grep -q "frobnicate" "$tmp/err" && ok "/usage/unknown-syscall-is-named" \
     || not_ok "/usage/unknown-syscall-is-named" "$(cat "$tmp/err")"
+  # the daemon's unknown-syscall message points here
+  expect_exit "/usage/syscalls-help-exits-0" 0 root start --syscalls=help
+  grep -qx openat "$tmp/out" && ok "/usage/syscalls-help-lists-names" \
+    || not_ok "/usage/syscalls-help-lists-names" "$(head -3 "$tmp/out")"
   expect_exit "/usage/bad-pid-exits-2" 2 root start --pid=12x
   expect_exit "/usage/follow-children-needs-pid" 2 root start --follow-children
   expect_exit "/usage/long-comm-exits-2" 2 root start --comm=aaaaaaaaaaaaaaaaaaaa
