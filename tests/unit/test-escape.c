@@ -1,8 +1,10 @@
 /* test-escape.c: the \xNN escaping of names, pinned byte for byte in each place that writes
  * it (text lines, csv fields, the detail decoder), over valid UTF-8, C0, DEL, C1, bidi
- * controls, bytes that are not UTF-8 and the characters each form quotes itself. */
+ * controls, bytes that are not UTF-8 and the characters each form quotes itself; and
+ * fm_escape_text, which filemonctl applies to text the daemon relays. */
 #include <string.h>
 
+#include "fm-escape.h"
 #include "fm-event.h"
 #include "fm-format.h"
 #include "fm-syscalls.h"
@@ -159,6 +161,30 @@ test_detail_cut (void)
   assert_cut ('a', "\xe2\x80\xae", "\\xe2\\x80\\xaeaaaa", 63);
 }
 
+/* Text a client prints that the daemon relayed: only the unsafe bytes change, no quoting. */
+static void
+test_text_relayed (void)
+{
+  static const struct {
+    const char *in;
+    const char *want;
+  } relayed[] = {
+    { "stap: error: \"x\" at /a\\b: \xc3\xa9", "stap: error: \"x\" at /a\\b: \xc3\xa9" },
+    { "\x1b[2J\n\t\x7f", "\\x1b[2J\\x0a\\x09\\x7f" },
+    { "\xc2\x9b" "1m", "\\xc2\\x9b" "1m" },
+    { "a\xe2\x80\xae" "b", "a\\xe2\\x80\\xae" "b" },
+    { "\xff\xe2\x82", "\\xff\\xe2\\x82" },
+    { "", "" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (relayed); i++)
+    {
+      g_autofree char *got = fm_escape_text (relayed[i].in);
+
+      g_assert_cmpstr (got, ==, relayed[i].want);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -167,5 +193,6 @@ main (int argc, char **argv)
   g_test_add_func ("/escape/csv-field", test_csv);
   g_test_add_func ("/escape/detail-xattr-name", test_detail);
   g_test_add_func ("/escape/detail-cut-between-escapes", test_detail_cut);
+  g_test_add_func ("/escape/relayed-text", test_text_relayed);
   return g_test_run ();
 }
