@@ -358,25 +358,3 @@ fmctl_write_all (int fd, const char *data, gsize len, GError **error)
     }
   return TRUE;
 }
-
-char *
-fmctl_escape_control (const char *text)
-{
-  GString *out = g_string_new (NULL);
-  const guchar *p = (const guchar *) text;
-
-  for (; *p != '\0'; p++)
-    {
-      gboolean c1 = p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
-
-      if (*p < 0x20 || *p == 0x7f || c1)
-        {
-          g_string_append_printf (out, "\\x%02x", *p);
-          if (c1)
-            g_string_append_printf (out, "\\x%02x", *++p);
-        }
-      else
-        g_string_append_c (out, (char) *p);
-    }
-  return g_string_free (out, FALSE);
-}

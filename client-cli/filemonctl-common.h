@@ -92,10 +92,6 @@ FmFilter *fmctl_compile_filter (const char *command, int argc, char **argv);
 /* --since=SEQ|start -> the since-seq option (start is 0). */
 gboolean fmctl_parse_since (const char *value, guint64 *since_seq);
 
-/* @text with control characters (C0, DEL, C1) as \xNN: for daemon-supplied text such as
- * LastError, which may quote a backend's output, before it reaches a terminal. */
-char *fmctl_escape_control (const char *text);
-
 /* write(2) until all is written, retrying on EINTR. */
 gboolean fmctl_write_all (int fd, const char *data, gsize len, GError **error);
 

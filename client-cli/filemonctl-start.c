@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "filemonctl-common.h"
+#include "fm-escape.h"
 #include "fm-names.h"
 #include "fm-syscalls.h"
 
@@ -172,7 +173,7 @@ wait_until_running (FmFilemond1 *proxy, StartWait *w)
   last_error = read_property (proxy, "LastError", &error);
   if (last_error != NULL && last_error[0] != '\0')
     {
-      g_autofree char *escaped = fmctl_escape_control (last_error);
+      g_autofree char *escaped = fm_escape_text (last_error);
 
       g_printerr ("filemonctl: start: the capture did not run: %s\n", escaped);
     }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "filemonctl-common.h"
+#include "fm-escape.h"
 #include "fm-syscalls.h"
 
 static void
@@ -21,7 +22,7 @@ print_available (FmFilemond1 *proxy)
         printf ("              %s: usable\n", name);
       else
         {
-          g_autofree char *escaped = fmctl_escape_control (reason);
+          g_autofree char *escaped = fm_escape_text (reason);
 
           printf ("              %s: not usable: %s\n", name, escaped);
         }
@@ -136,7 +137,7 @@ fmctl_cmd_status (int argc, char **argv)
   printf ("\n");
   if (last_error != NULL && last_error[0] != '\0')
     {
-      g_autofree char *escaped = fmctl_escape_control (last_error);
+      g_autofree char *escaped = fm_escape_text (last_error);
 
       printf ("Last error:   %s\n", escaped);
     }

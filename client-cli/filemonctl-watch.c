@@ -1,11 +1,13 @@
 /* filemonctl-watch.c: `filemonctl watch [FILTER]`: reads the daemon's binary stream
- * (OpenStream), filters locally and prints as events arrive, gaps and drops included.
+ * (OpenStream), filters locally and prints as events arrive, with notes on gaps, drops and
+ * captures stopped or started.
  *
  * The socket is read in large chunks from the main loop (so SIGINT and SIGTERM, handled
  * through g_unix_signal_add, end it cleanly whichever thread the signal lands on), and
  * everything one chunk produced goes out in one write. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <unistd.h>
 
 #include <glib-unix.h>
@@ -45,33 +47,55 @@ on_event (const FmEvent *event, gpointer user_data)
   return self->count == 0 || ++self->printed < self->count;
 }
 
-static void
-on_gap (guint64 first_seq, guint64 count, gpointer user_data)
+/* A note among the events (on stderr with --json); nothing once printing failed. */
+static void G_GNUC_PRINTF (2, 3)
+print_note (Watch      *self,
+            const char *format,
+            ...)
 {
-  Watch *self = user_data;
   g_autofree char *note = NULL;
+  va_list args;
 
   if (self->error != NULL)
     return;
-  note = g_strdup_printf ("missed %" G_GUINT64_FORMAT " events (seq %" G_GUINT64_FORMAT
-                          " to %" G_GUINT64_FORMAT "): this reader fell behind",
-                          count, first_seq, first_seq + count - 1);
+  va_start (args, format);
+  note = g_strdup_vprintf (format, args);
+  va_end (args);
   fmctl_printer_note (self->printer, note, &self->error);
+}
+
+static void
+on_gap (guint64 first_seq, guint64 count, gpointer user_data)
+{
+  print_note (user_data, "missed %" G_GUINT64_FORMAT " events (seq %" G_GUINT64_FORMAT
+              " to %" G_GUINT64_FORMAT "): this reader fell behind",
+              count, first_seq, first_seq + count - 1);
 }
 
 static void
 on_dropped (guint64 total, gpointer user_data)
 {
   Watch *self = user_data;
-  g_autofree char *note = NULL;
 
-  if (self->error != NULL || total <= self->dropped_total)
+  if (total <= self->dropped_total)
     return;
-  note = g_strdup_printf ("the capture lost %" G_GUINT64_FORMAT " events (%" G_GUINT64_FORMAT
-                          " in all): the kernel or backend buffers were full",
-                          total - self->dropped_total, total);
+  print_note (self, "the capture lost %" G_GUINT64_FORMAT " events (%" G_GUINT64_FORMAT
+              " in all): the kernel or backend buffers were full",
+              total - self->dropped_total, total);
   self->dropped_total = total;
-  fmctl_printer_note (self->printer, note, &self->error);
+}
+
+static void
+on_capture (FmCaptureChange change, guint64 next_seq, gpointer user_data)
+{
+  /* the capture is shared: someone else may have stopped it, or restarted it with other
+   * options, and the watcher would otherwise just fall silent or change under the user */
+  if (change == FM_CAPTURE_STOPPED)
+    print_note (user_data, "the capture stopped before seq %" G_GUINT64_FORMAT
+                ": this watch goes on and shows the next one", next_seq);
+  else
+    print_note (user_data, "a capture started at seq %" G_GUINT64_FORMAT
+                ": 'filemonctl status' shows its options", next_seq);
 }
 
 static gboolean
@@ -134,14 +158,14 @@ fmctl_cmd_watch (int argc, char **argv)
     { "since", 0, 0, G_OPTION_ARG_STRING, &since,
       "First print the buffered events from this sequence number ('start': all of them)", "SEQ" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
-      "Print JSON Lines (notes about gaps and drops go to stderr)", NULL },
+      "Print JSON Lines (notes about gaps, drops and the capture go to stderr)", NULL },
     { "color", 0, 0, G_OPTION_ARG_STRING, &color,
       "Failed calls in red: auto (on a terminal, unless NO_COLOR is set), always, never", "WHEN" },
     { "count", 'n', 0, G_OPTION_ARG_STRING, &count,
       "Exit after printing N matching events", "N" },
     { NULL }
   };
-  static const FmStreamCallbacks callbacks = { on_event, on_gap, on_dropped };
+  static const FmStreamCallbacks callbacks = { on_event, on_gap, on_dropped, on_capture };
   g_autoptr(GOptionContext) context = g_option_context_new ("[FILTER]");
   g_auto(GVariantBuilder) options = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
   g_autoptr(FmFilter) filter = NULL;

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fm-escape.h"
 #include "fm-syscalls.h"
 
 gboolean
@@ -54,30 +55,6 @@ const char *
 fm_format_header (FmFormat format)
 {
   return format == FM_FORMAT_CSV ? CSV_COLUMNS "\r\n" : NULL;
-}
-
-/* Length of the valid UTF-8 sequence at @p (at most @len bytes), or 0 when the byte at
- * @p does not start one. ASCII is the fast path. */
-static inline gsize
-utf8_seq_len (const guchar *p, gsize len)
-{
-  gunichar c;
-  gsize n;
-
-  if (p[0] < 0x80)
-    return 1;
-  if (p[0] >= 0xc2 && p[0] <= 0xdf)
-    n = 2;
-  else if (p[0] >= 0xe0 && p[0] <= 0xef)
-    n = 3;
-  else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-    n = 4;
-  else
-    return 0;
-  if (n > len)
-    return 0;
-  c = g_utf8_get_char_validated ((const char *) p, (gssize) n);
-  return (c == (gunichar) -1 || c == (gunichar) -2) ? 0 : n;
 }
 
 static const char hex[] = "0123456789abcdef";
@@ -126,7 +103,7 @@ append_json_string (GString *out, const char *s, gsize len)
           p++;
           continue;
         }
-      n = utf8_seq_len (p, end - p);
+      n = fm_utf8_char_len (p, end - p);
       if (n == 0)
         {
           g_string_append (out, "\\udc");
@@ -166,6 +143,7 @@ append_c_escaped (GString *out, const char *s, gsize len, Escape mode)
 
   while (p < end)
     {
+      gboolean escape;
       gsize n;
 
       p = append_plain_run (out, p, end);
@@ -189,12 +167,10 @@ append_c_escaped (GString *out, const char *s, gsize len, Escape mode)
           p++;
           continue;
         }
-      n = utf8_seq_len (p, end - p);
-      /* C0, DEL, C1 and bidi controls (fm_unichar_is_hostile) and invalid bytes */
-      if (n == 0 || *p < 0x20 || *p == 0x7f
-          || (n > 1 && fm_unichar_is_hostile (g_utf8_get_char ((const char *) p))))
+      n = fm_escape_next (p, end - p, &escape);
+      if (escape)
         {
-          gsize k = (n == 0) ? 1 : n;
+          char buf[FM_ESCAPE_HEX_MAX];
 
           if (*p == '\n')
             g_string_append (out, "\\n");
@@ -203,13 +179,8 @@ append_c_escaped (GString *out, const char *s, gsize len, Escape mode)
           else if (csv && *p == '\r')
             g_string_append (out, "\\r");
           else
-            for (gsize i = 0; i < k; i++)
-              {
-                g_string_append (out, "\\x");
-                g_string_append_c (out, hex[p[i] >> 4]);
-                g_string_append_c (out, hex[p[i] & 15]);
-              }
-          p += k;
+            g_string_append_len (out, buf, fm_escape_hex (buf, p, n));
+          p += n;
           continue;
         }
       g_string_append_len (out, (const char *) p, n);

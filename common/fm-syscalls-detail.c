@@ -6,6 +6,7 @@
  * on older releases, and the syscall arguments we decode are what the kernel saw.
  */
 #include "fm-syscalls.h"
+#include "fm-escape.h"
 #include "fm-event.h"
 
 #include <stdarg.h>
@@ -327,20 +328,9 @@ field_decoded (Detail  *d,
   field_close (d, mark);
 }
 
-/* Unicode controls that reach a terminal as such: C1 (U+0080..U+009F, e.g. U+009B is a
- * CSI) and the bidirectional overrides and isolates, with which a name can reorder what
- * is shown around it. */
-gboolean
-fm_unichar_is_hostile (gunichar u)
-{
-  return (u >= 0x80 && u < 0xa0) || u == 0x061c || u == 0x200e || u == 0x200f
-         || (u >= 0x202a && u <= 0x202e) || (u >= 0x2066 && u <= 0x2069);
-}
-
-/* Appends @s escaped as valid UTF-8: bytes that are not UTF-8, control characters and
- * hostile Unicode (fm_unichar_is_hostile) become \xNN, a backslash \\ (and a quote \"
- * when @quoted). Keeps @reserve bytes free below the limit; FALSE when @s did not fit
- * and was cut with "...". */
+/* Appends @s escaped as valid UTF-8: what fm_escape_next escapes becomes \xNN, except
+ * \n and \t; a backslash \\ (and a quote \" when @quoted). Keeps @reserve bytes free
+ * below the limit; FALSE when @s did not fit and was cut with "...". */
 static gboolean
 append_escaped (Detail     *d,
                 const char *s,
@@ -349,51 +339,27 @@ append_escaped (Detail     *d,
 {
   const char *end = s + strlen (s);
 
-  for (const char *p = s; p < end;)
+  for (const guchar *p = (const guchar *) s; p < (const guchar *) end;)
     {
-      char piece[16];
+      char piece[FM_ESCAPE_HEX_MAX];
+      gboolean hex;
+      gsize k = fm_escape_next (p, (const guchar *) end - p, &hex);
       gsize n;
-      guchar c = (guchar) *p;
 
-      if (c >= 0x80)
-        {
-          gunichar u = g_utf8_get_char_validated (p, end - p);
-
-          if (u == (gunichar) -1 || u == (gunichar) -2)
-            {
-              n = g_snprintf (piece, sizeof piece, "\\x%02x", c);
-              p++;
-            }
-          else
-            {
-              gsize k = g_utf8_next_char (p) - p;
-
-              n = 0;
-              for (gsize i = 0; i < k; i++)
-                if (fm_unichar_is_hostile (u))
-                  n += g_snprintf (piece + n, sizeof piece - n, "\\x%02x", (guchar) p[i]);
-                else
-                  piece[n++] = p[i];
-              p += k;
-            }
-        }
+      if (*p == '\\' || (quoted && *p == '"'))
+        n = g_snprintf (piece, sizeof piece, "\\%c", *p);
+      else if (*p == '\n')
+        n = g_snprintf (piece, sizeof piece, "\\n");
+      else if (*p == '\t')
+        n = g_snprintf (piece, sizeof piece, "\\t");
+      else if (hex)
+        n = fm_escape_hex (piece, p, k);
       else
         {
-          if (c == '\\' || (quoted && c == '"'))
-            n = g_snprintf (piece, sizeof piece, "\\%c", c);
-          else if (c == '\n')
-            n = g_snprintf (piece, sizeof piece, "\\n");
-          else if (c == '\t')
-            n = g_snprintf (piece, sizeof piece, "\\t");
-          else if (c < 0x20 || c == 0x7f)
-            n = g_snprintf (piece, sizeof piece, "\\x%02x", c);
-          else
-            {
-              piece[0] = (char) c;
-              n = 1;
-            }
-          p++;
+          memcpy (piece, p, k);
+          n = k;
         }
+      p += k;
       if (d->out->len + n + reserve > d->limit)
         {
           g_string_append (d->out, ELLIPSIS);

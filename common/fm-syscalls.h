@@ -79,9 +79,6 @@ void fm_decode_resolve_flags (GString *out, guint64 flags);
  * with two NULs); it is shown as ["prog", "arg two"].
  * A dirfd shows as "dirfd=N" ("dirfd2=N" before path2) only when it is not AT_FDCWD.
  * Non-UTF-8 bytes are written as \xNN. Appends to @out, which stays below FM_DETAIL_MAX. */
-/* C1 controls and bidirectional overrides/isolates: escaped wherever a name is written. */
-gboolean fm_unichar_is_hostile (gunichar u);
-
 void fm_syscall_format_detail (const FmSyscall *sc,
                                const guint64    args[FM_SYSCALL_MAX_ARGS],
                                const char      *strings[FM_SYSCALL_MAX_ARGS],

@@ -6,11 +6,13 @@
 #include "fm-error.h"
 #include "fm-names.h"
 
-static const struct {
+typedef struct {
   const char *method;
   const char *action;
-  const char *what;
-} method_actions[] = {
+  const char *what;       /* for messages: "not authorized to <what>" */
+} MethodAction;
+
+static const MethodAction method_actions[] = {
   { "Start", FM_ACTION_START, "start a capture" },
   { "Stop", FM_ACTION_STOP, "stop the capture" },
   { "Save", FM_ACTION_SAVE, "save the captured events" },
@@ -69,14 +71,13 @@ caller_subject (GDBusConnection       *connection,
   return polkit_unix_process_new_for_owner (pid, 0, uid);
 }
 
-const char *
-fmd_auth_action_for_method (const char *method)
+/* The rule of @method, NULL for a method the table does not name (refused). */
+static const MethodAction *
+method_action (const char *method)
 {
-  g_return_val_if_fail (method != NULL, NULL);
-
   for (gsize i = 0; i < G_N_ELEMENTS (method_actions); i++)
     if (g_str_equal (method_actions[i].method, method))
-      return method_actions[i].action;
+      return &method_actions[i];
   return NULL;
 }
 
@@ -93,22 +94,18 @@ fmd_authorize_method (GDBusConnection       *connection,
   g_autoptr(PolkitSubject) subject = NULL;
   g_autoptr(PolkitAuthorizationResult) result = NULL;
   g_autoptr(GError) error = NULL;
-  const char *action = NULL;
-  const char *what = NULL;
+  const MethodAction *rule = method_action (method);
+  const char *action;
+  const char *what;
 
-  for (gsize i = 0; i < G_N_ELEMENTS (method_actions); i++)
-    if (g_str_equal (method_actions[i].method, method))
-      {
-        action = method_actions[i].action;
-        what = method_actions[i].what;
-      }
-
-  if (action == NULL)
+  if (rule == NULL)
     {
       g_dbus_method_invocation_return_error (invocation, FM_ERROR, FM_ERROR_NOT_AUTHORIZED,
                                              "%s has no authorization rule; refused", method);
       return FALSE;
     }
+  action = rule->action;
+  what = rule->what;
 
   if (g_dbus_message_get_flags (message) & G_DBUS_MESSAGE_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION)
     flags |= POLKIT_CHECK_AUTHORIZATION_FLAGS_ALLOW_USER_INTERACTION;

@@ -21,7 +21,4 @@ gboolean fmd_authorize_method (GDBusConnection       *connection,
                                gboolean               session_bus,
                                GDBusMethodInvocation *invocation);
 
-/* The polkit action of @method, NULL when the table has none. */
-const char *fmd_auth_action_for_method (const char *method);
-
 G_END_DECLS

@@ -174,7 +174,8 @@ parse_syscalls (FmdOptions *options,
       if (sc == NULL)
         {
           g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
-                       "option “%s”: unknown syscall “%s” (see filemonctl syscalls)", key, names[i]);
+                       "option “%s”: unknown syscall “%s” ('filemonctl start --syscalls=help' "
+                       "lists those filemon traces)", key, names[i]);
           return FALSE;
         }
       if (!g_ptr_array_find (syscalls, sc, NULL))

@@ -185,7 +185,7 @@ static void
 tell_watchers (FmdService *self,
                FmdState    state)
 {
-  gboolean capturing = state == FMD_STATE_STARTING || state == FMD_STATE_RUNNING;
+  gboolean capturing = fmd_state_is_capturing (state);
 
   if (capturing == self->capturing)
     return;
@@ -601,8 +601,7 @@ fmd_service_shutdown_async (FmdService          *self,
   g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, timeout_sec, shutdown_timeout_cb,
                               g_object_ref (task), g_object_unref);
 
-  if ((state == FMD_STATE_STARTING || state == FMD_STATE_COMPILING || state == FMD_STATE_RUNNING) &&
-      !fmd_session_stop (self->session, &error))
+  if (fmd_state_is_capturing (state) && !fmd_session_stop (self->session, &error))
     g_warning ("cannot stop the capture: %s", error->message);
 }
 

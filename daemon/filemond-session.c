@@ -73,6 +73,13 @@ fmd_state_to_string (FmdState state)
   return state_names[state];
 }
 
+gboolean
+fmd_state_is_capturing (FmdState state)
+{
+  return state == FMD_STATE_STARTING || state == FMD_STATE_COMPILING ||
+         state == FMD_STATE_RUNNING;
+}
+
 /* --- the real backends ------------------------------------------------------------- */
 
 static FmdBackend *

@@ -30,6 +30,8 @@ typedef enum {
 } FmdState;
 
 const char *fmd_state_to_string (FmdState state);
+/* TRUE from Start until the capture stops or fails: compiling is part of starting. */
+gboolean fmd_state_is_capturing (FmdState state);
 
 /* How the session makes backends; tests replace it with a fake. */
 typedef struct {

@@ -103,6 +103,8 @@ test_bad_values_are_refused (void)
   assert_refused ("{'backend': <'dtrace'>}", "dtrace");
   assert_refused ("{'syscalls': <@as []>}", "syscalls");
   assert_refused ("{'syscalls': <['openat', 'fork']>}", "fork");
+  /* the message points at a command that exists (tests/cli runs it) */
+  assert_refused ("{'syscalls': <['openat', 'fork']>}", "'filemonctl start --syscalls=help'");
   assert_refused ("{'syscalls': <['']>}", "syscalls");
   assert_refused ("{'pids': <[@u 0]>}", "pids");
   assert_refused ("{'uids': <[@u 4294967295]>}", "uids");

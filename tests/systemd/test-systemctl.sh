@@ -38,4 +38,40 @@ fi
 as_fmtest filemonctl status >/dev/null || fail "filemonctl status did not activate filemond"
 [ "$(inside systemctl is-active filemond)" = active ] || fail "filemond was not activated by a client call"
 inside systemctl stop filemond
+
+# The watchdog: the unit enables it, and filemond pings at half the interval (systemd
+# stamps each WATCHDOG=1 it gets). A short interval in a drop-in shows it in seconds.
+# systemd shows the interval of a running service only.
+inside systemctl start filemond
+[ "$(inside systemctl show -p WatchdogUSec --value filemond)" = 3min ] \
+  || fail "the unit's WatchdogSec is not 3min: $(inside systemctl show -p WatchdogUSec --value filemond)"
+inside systemctl stop filemond
+inside mkdir -p /etc/systemd/system/filemond.service.d
+printf '[Service]\nWatchdogSec=4s\n' | inside tee /etc/systemd/system/filemond.service.d/watchdog.conf >/dev/null
+inside systemctl daemon-reload
+inside systemctl start filemond
+ping_stamp() { inside systemctl show -p WatchdogTimestampMonotonic --value filemond; }
+# the monotonic stamps of three pings in a row, each waited for (the timeout only ends a hang)
+stamps=()
+last=$(ping_stamp)
+for _ in $(seq 300); do
+  now=$(ping_stamp)
+  if [ "$now" != "$last" ]; then
+    stamps+=("$now")
+    last=$now
+    [ "${#stamps[@]}" = 3 ] && break
+  fi
+  sleep 0.1
+done
+[ "${#stamps[@]}" = 3 ] || fail "filemond sent ${#stamps[@]} watchdog pings in 30 s with WatchdogSec=4s"
+for i in 1 2; do
+  gap=$(( (stamps[i] - stamps[i - 1]) / 1000 ))
+  # a timer does not fire early, so not much under 2000 ms (systemd may read a ping late);
+  # above 4000 ms systemd would have killed filemond
+  { [ "$gap" -ge 1000 ] && [ "$gap" -lt 4000 ]; } \
+    || fail "watchdog pings ${gap} ms apart with WatchdogSec=4s: expected about 2000"
+  echo "watchdog ping gap: ${gap} ms"
+done
+[ "$(inside systemctl show -p NRestarts --value filemond)" = 0 ] || fail "filemond was restarted"
+inside systemctl stop filemond
 echo "systemd tier: ok"
