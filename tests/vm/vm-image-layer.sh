@@ -43,7 +43,8 @@ install -m 0644 "$guest/filemon-vm-scenario.service" "$root/etc/systemd/system/"
 in_root systemctl enable filemon-vm-scenario.service
 # Nothing else of the boot should compete for the two emulated CPUs or wait for a terminal.
 in_root systemctl mask serial-getty@ttyS0.service getty@tty1.service apt-daily.timer \
-  apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer man-db.timer dpkg-db-backup.timer
+  apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service fstrim.timer man-db.timer \
+  dpkg-db-backup.timer
 in_root systemd-machine-id-setup >/dev/null
 echo filemon-vm > "$root/etc/hostname"
 
