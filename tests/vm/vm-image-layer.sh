@@ -23,7 +23,7 @@ tar -C "$root/usr/src/filemon" -xf "$srctar"
 in_root sh -ec '
   cd /usr/src/filemon
   meson setup /usr/src/filemon/_build --prefix=/usr --sysconfdir=/etc --localstatedir=/var \
-    -Dbpf=enabled -Dviewer=disabled -Dtests_privileged=disabled >/dev/null
+    -Dbpf=enabled -Dviewer=disabled >/dev/null
   meson compile -C _build >/dev/null
   meson install -C _build --no-rebuild >/dev/null
 '
