@@ -86,7 +86,8 @@ have_capabilities (void)
          || (caps & (G_GUINT64_CONSTANT (3) << 38)) == (G_GUINT64_CONSTANT (3) << 38);
 }
 
-/* The program needs bpf_loop (5.17) and bpf_rdonly_cast (6.2). */
+/* The program needs bpf_loop (5.17). bpf_rdonly_cast (6.2) only makes it faster: without
+ * it filemond loads the compat variant (see filemond-bpf-engine.c). */
 static gboolean
 kernel_is_recent (char **release)
 {
@@ -96,7 +97,7 @@ kernel_is_recent (char **release)
   if (uname (&u) != 0 || sscanf (u.release, "%u.%u", &major, &minor) != 2)
     return TRUE;   /* let loading tell */
   *release = g_strdup (u.release);
-  return major > 6 || (major == 6 && minor >= 2);
+  return major > 5 || (major == 5 && minor >= 17);
 }
 
 char *
@@ -105,7 +106,7 @@ fmd_backend_bpf_unavailable_reason (const FmdConfig *config)
   g_autofree char *release = NULL;
 
   if (!kernel_is_recent (&release))
-    return g_strdup_printf ("bpf: the kernel is too old (%s; the program needs 6.2 or later)",
+    return g_strdup_printf ("bpf: the kernel is too old (%s; the program needs bpf_loop, 5.17 or later)",
                             release);
   if (!g_file_test ("/sys/kernel/btf/vmlinux", G_FILE_TEST_EXISTS))
     return g_strdup ("bpf: the kernel has no BTF (/sys/kernel/btf/vmlinux is missing; "

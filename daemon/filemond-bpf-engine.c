@@ -9,11 +9,26 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "fm-error.h"
 #include "bpf/filemond-bpf.h"
 #include "bpf/filemond.skel.h"
+#include "bpf/filemond-compat.skel.h"
+
+/* The compat object is opened through the default one's skeleton (see open_object), which
+ * maps its globals with the default one's layout: they must be the same. */
+#define SAME_SIZE(member) \
+  G_STATIC_ASSERT (sizeof *((struct filemond_bpf *) NULL)->member \
+                   == sizeof *((struct filemond_compat_bpf *) NULL)->member)
+SAME_SIZE (rodata);
+SAME_SIZE (data_hot);
+SAME_SIZE (bss);
+G_STATIC_ASSERT (sizeof ((struct filemond_bpf *) NULL)->maps
+                 == sizeof ((struct filemond_compat_bpf *) NULL)->maps);
+G_STATIC_ASSERT (sizeof ((struct filemond_bpf *) NULL)->progs
+                 == sizeof ((struct filemond_compat_bpf *) NULL)->progs);
 
 /* The process hooks first: a thread's slot must never outlive it, even for a moment. */
 enum { LINK_FORK, LINK_EXEC, LINK_TASK_EXIT, LINK_SYS_EXIT, LINK_SYS_ENTER, N_LINKS };
@@ -97,6 +112,45 @@ ring_sample (void   *ctx,
   return 0;
 }
 
+/* The default object needs the bpf_rdonly_cast kfunc (6.2+); the compat one does without. */
+static gboolean
+kernel_has_rdonly_cast (void)
+{
+  struct btf *vmlinux = btf__load_vmlinux_btf ();
+  gboolean found;
+
+  if (vmlinux == NULL)
+    return TRUE;   /* let loading tell */
+  found = btf__find_by_name_kind (vmlinux, "bpf_rdonly_cast", BTF_KIND_FUNC) >= 0;
+  btf__free (vmlinux);
+  return found;
+}
+
+/* filemond_bpf__open() with another object's bytes: the skeleton finds maps, programs and
+ * global sections by name, which both variants share. */
+static struct filemond_bpf *
+open_object (const void *(*elf_bytes) (size_t *size))
+{
+  struct filemond_bpf *skel = calloc (1, sizeof *skel);
+  int err;
+
+  if (skel == NULL)
+    return NULL;
+  err = filemond_bpf__create_skeleton (skel);
+  if (err == 0)
+    {
+      skel->skeleton->data = (void *) elf_bytes (&skel->skeleton->data_sz);
+      err = bpf_object__open_skeleton (skel->skeleton, NULL);
+    }
+  if (err != 0)
+    {
+      filemond_bpf__destroy (skel);
+      errno = -err;
+      return NULL;
+    }
+  return skel;
+}
+
 FmdBpfEngine *
 fmd_bpf_engine_load (guint64   ringbuf_bytes,
                      GError  **error)
@@ -116,7 +170,8 @@ fmd_bpf_engine_load (guint64   ringbuf_bytes,
       return NULL;
     }
 
-  self->skel = filemond_bpf__open ();
+  self->skel = open_object (kernel_has_rdonly_cast () ? filemond_bpf__elf_bytes
+                                                      : filemond_compat_bpf__elf_bytes);
   if (self->skel == NULL)
     {
       g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
