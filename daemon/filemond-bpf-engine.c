@@ -112,13 +112,17 @@ ring_sample (void   *ctx,
   return 0;
 }
 
-/* The default object needs the bpf_rdonly_cast kfunc (6.2+); the compat one does without. */
+/* The default object needs the bpf_rdonly_cast kfunc (6.2+); the compat one does without.
+ * FILEMOND_BPF_OBJECT=compat loads the compat one anyway, so that it is tested on any kernel. */
 static gboolean
 kernel_has_rdonly_cast (void)
 {
-  struct btf *vmlinux = btf__load_vmlinux_btf ();
+  struct btf *vmlinux;
   gboolean found;
 
+  if (g_strcmp0 (g_getenv ("FILEMOND_BPF_OBJECT"), "compat") == 0)
+    return FALSE;
+  vmlinux = btf__load_vmlinux_btf ();
   if (vmlinux == NULL)
     return TRUE;   /* let loading tell */
   found = btf__find_by_name_kind (vmlinux, "bpf_rdonly_cast", BTF_KIND_FUNC) >= 0;
@@ -156,6 +160,7 @@ fmd_bpf_engine_load (guint64   ringbuf_bytes,
                      GError  **error)
 {
   g_autofree FmdBpfEngine *self = g_new0 (FmdBpfEngine, 1);
+  gboolean compat;
   int err;
 
   g_return_val_if_fail (ringbuf_bytes >= 4096 && (ringbuf_bytes & (ringbuf_bytes - 1)) == 0, NULL);
@@ -170,8 +175,10 @@ fmd_bpf_engine_load (guint64   ringbuf_bytes,
       return NULL;
     }
 
-  self->skel = open_object (kernel_has_rdonly_cast () ? filemond_bpf__elf_bytes
-                                                      : filemond_compat_bpf__elf_bytes);
+  compat = !kernel_has_rdonly_cast ();
+  if (compat)
+    g_info ("bpf: loading the compat program (no bpf_rdonly_cast, or FILEMOND_BPF_OBJECT=compat)");
+  self->skel = open_object (compat ? filemond_compat_bpf__elf_bytes : filemond_bpf__elf_bytes);
   if (self->skel == NULL)
     {
       g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
