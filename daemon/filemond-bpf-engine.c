@@ -5,11 +5,12 @@
 #include "filemond-bpf-engine.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "fm-error.h"
@@ -112,22 +113,29 @@ ring_sample (void   *ctx,
   return 0;
 }
 
+gboolean
+fmd_bpf_kernel_at_least (guint    major,
+                         guint    minor,
+                         char   **release)
+{
+  struct utsname u;
+  guint k_major = 0, k_minor = 0;
+
+  if (uname (&u) != 0 || sscanf (u.release, "%u.%u", &k_major, &k_minor) != 2)
+    return TRUE;
+  if (release != NULL)
+    *release = g_strdup (u.release);
+  return k_major > major || (k_major == major && k_minor >= minor);
+}
+
 /* The default object needs the bpf_rdonly_cast kfunc (6.2+); the compat one does without.
+ * By version, not by looking the kfunc up: parsing the kernel's BTF costs ~150 ms here.
  * FILEMOND_BPF_OBJECT=compat loads the compat one anyway, so that it is tested on any kernel. */
 static gboolean
-kernel_has_rdonly_cast (void)
+use_compat_object (void)
 {
-  struct btf *vmlinux;
-  gboolean found;
-
-  if (g_strcmp0 (g_getenv ("FILEMOND_BPF_OBJECT"), "compat") == 0)
-    return FALSE;
-  vmlinux = btf__load_vmlinux_btf ();
-  if (vmlinux == NULL)
-    return TRUE;   /* let loading tell */
-  found = btf__find_by_name_kind (vmlinux, "bpf_rdonly_cast", BTF_KIND_FUNC) >= 0;
-  btf__free (vmlinux);
-  return found;
+  return g_strcmp0 (g_getenv ("FILEMOND_BPF_OBJECT"), "compat") == 0
+         || !fmd_bpf_kernel_at_least (6, 2, NULL);
 }
 
 /* filemond_bpf__open() with another object's bytes: the skeleton finds maps, programs and
@@ -175,7 +183,7 @@ fmd_bpf_engine_load (guint64   ringbuf_bytes,
       return NULL;
     }
 
-  compat = !kernel_has_rdonly_cast ();
+  compat = use_compat_object ();
   if (compat)
     g_info ("bpf: loading the compat program (no bpf_rdonly_cast, or FILEMOND_BPF_OBJECT=compat)");
   self->skel = open_object (compat ? filemond_compat_bpf__elf_bytes : filemond_bpf__elf_bytes);
