@@ -22,7 +22,6 @@
 #include <errno.h>
 #include <string.h>
 #include <stdio.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <gio/gio.h>
 #include <glib-unix.h>
@@ -86,26 +85,15 @@ have_capabilities (void)
          || (caps & (G_GUINT64_CONSTANT (3) << 38)) == (G_GUINT64_CONSTANT (3) << 38);
 }
 
-/* The program needs bpf_loop (5.17) and bpf_rdonly_cast (6.2). */
-static gboolean
-kernel_is_recent (char **release)
-{
-  struct utsname u;
-  guint major = 0, minor = 0;
-
-  if (uname (&u) != 0 || sscanf (u.release, "%u.%u", &major, &minor) != 2)
-    return TRUE;   /* let loading tell */
-  *release = g_strdup (u.release);
-  return major > 6 || (major == 6 && minor >= 2);
-}
-
 char *
 fmd_backend_bpf_unavailable_reason (const FmdConfig *config)
 {
   g_autofree char *release = NULL;
 
-  if (!kernel_is_recent (&release))
-    return g_strdup_printf ("bpf: the kernel is too old (%s; the program needs 6.2 or later)",
+  /* bpf_loop (5.17); bpf_rdonly_cast (6.2) only makes the program faster, see
+   * filemond-bpf-engine.c */
+  if (!fmd_bpf_kernel_at_least (5, 17, &release))
+    return g_strdup_printf ("bpf: the kernel is too old (%s; the program needs bpf_loop, 5.17 or later)",
                             release);
   if (!g_file_test ("/sys/kernel/btf/vmlinux", G_FILE_TEST_EXISTS))
     return g_strdup ("bpf: the kernel has no BTF (/sys/kernel/btf/vmlinux is missing; "

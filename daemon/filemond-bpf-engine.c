@@ -5,15 +5,31 @@
 #include "filemond-bpf-engine.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "fm-error.h"
 #include "bpf/filemond-bpf.h"
 #include "bpf/filemond.skel.h"
+#include "bpf/filemond-compat.skel.h"
+
+/* The compat object is opened through the default one's skeleton (see open_object), which
+ * maps its globals with the default one's layout: they must be the same. */
+#define SAME_SIZE(member) \
+  G_STATIC_ASSERT (sizeof *((struct filemond_bpf *) NULL)->member \
+                   == sizeof *((struct filemond_compat_bpf *) NULL)->member)
+SAME_SIZE (rodata);
+SAME_SIZE (data_hot);
+SAME_SIZE (bss);
+G_STATIC_ASSERT (sizeof ((struct filemond_bpf *) NULL)->maps
+                 == sizeof ((struct filemond_compat_bpf *) NULL)->maps);
+G_STATIC_ASSERT (sizeof ((struct filemond_bpf *) NULL)->progs
+                 == sizeof ((struct filemond_compat_bpf *) NULL)->progs);
 
 /* The process hooks first: a thread's slot must never outlive it, even for a moment. */
 enum { LINK_FORK, LINK_EXEC, LINK_TASK_EXIT, LINK_SYS_EXIT, LINK_SYS_ENTER, N_LINKS };
@@ -97,11 +113,62 @@ ring_sample (void   *ctx,
   return 0;
 }
 
+gboolean
+fmd_bpf_kernel_at_least (guint    major,
+                         guint    minor,
+                         char   **release)
+{
+  struct utsname u;
+  guint k_major = 0, k_minor = 0;
+
+  if (uname (&u) != 0 || sscanf (u.release, "%u.%u", &k_major, &k_minor) != 2)
+    return TRUE;
+  if (release != NULL)
+    *release = g_strdup (u.release);
+  return k_major > major || (k_major == major && k_minor >= minor);
+}
+
+/* The default object needs the bpf_rdonly_cast kfunc (6.2+); the compat one does without.
+ * By version, not by looking the kfunc up: parsing the kernel's BTF costs ~150 ms here.
+ * FILEMOND_BPF_OBJECT=compat loads the compat one anyway, so that it is tested on any kernel. */
+static gboolean
+use_compat_object (void)
+{
+  return g_strcmp0 (g_getenv ("FILEMOND_BPF_OBJECT"), "compat") == 0
+         || !fmd_bpf_kernel_at_least (6, 2, NULL);
+}
+
+/* filemond_bpf__open() with another object's bytes: the skeleton finds maps, programs and
+ * global sections by name, which both variants share. */
+static struct filemond_bpf *
+open_object (const void *(*elf_bytes) (size_t *size))
+{
+  struct filemond_bpf *skel = calloc (1, sizeof *skel);
+  int err;
+
+  if (skel == NULL)
+    return NULL;
+  err = filemond_bpf__create_skeleton (skel);
+  if (err == 0)
+    {
+      skel->skeleton->data = (void *) elf_bytes (&skel->skeleton->data_sz);
+      err = bpf_object__open_skeleton (skel->skeleton, NULL);
+    }
+  if (err != 0)
+    {
+      filemond_bpf__destroy (skel);
+      errno = -err;
+      return NULL;
+    }
+  return skel;
+}
+
 FmdBpfEngine *
 fmd_bpf_engine_load (guint64   ringbuf_bytes,
                      GError  **error)
 {
   g_autofree FmdBpfEngine *self = g_new0 (FmdBpfEngine, 1);
+  gboolean compat;
   int err;
 
   g_return_val_if_fail (ringbuf_bytes >= 4096 && (ringbuf_bytes & (ringbuf_bytes - 1)) == 0, NULL);
@@ -116,7 +183,10 @@ fmd_bpf_engine_load (guint64   ringbuf_bytes,
       return NULL;
     }
 
-  self->skel = filemond_bpf__open ();
+  compat = use_compat_object ();
+  if (compat)
+    g_info ("bpf: loading the compat program (no bpf_rdonly_cast, or FILEMOND_BPF_OBJECT=compat)");
+  self->skel = open_object (compat ? filemond_compat_bpf__elf_bytes : filemond_bpf__elf_bytes);
   if (self->skel == NULL)
     {
       g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,

@@ -25,6 +25,10 @@ typedef struct _FmdBpfEngine FmdBpfEngine;
 /* Receives each ring buffer record; return FALSE to stop consuming for now. */
 typedef gboolean (*FmdBpfRecordFunc) (const void *data, gsize len, gpointer user_data);
 
+/* Whether the running kernel is @major.@minor or later; TRUE when uname cannot tell (loading
+ * will). @release, if not NULL, receives uname's release. */
+gboolean fmd_bpf_kernel_at_least (guint major, guint minor, char **release);
+
 /* Loads the object (~60 ms of verifier): blocking, fine in a worker thread. */
 FmdBpfEngine *fmd_bpf_engine_load (guint64 ringbuf_bytes, GError **error);
 /* Attaches what is not attached yet: the syscall enter and exit programs and the process

@@ -57,9 +57,19 @@
 /* Kernel pointers are followed with plain loads on BTF-typed pointers (the verifier turns
  * them into fault-safe loads): ~65 ns a path component against ~185 ns for
  * bpf_probe_read_kernel. A pointer that arrives as a number (read from an array, or
- * computed) gets its type back with bpf_rdonly_cast (6.2+). */
+ * computed) gets its type back with bpf_rdonly_cast (6.2+). 6.1 has no such kfunc, and a
+ * weak one cannot stand in (libbpf 1.1 has no bpf_ksym_exists, and 6.1's verifier refuses
+ * a call of an unresolved kfunc even as dead code), so the program is also built with
+ * FMD_BPF_COMPAT: there such pointers stay numbers and KREAD follows them with
+ * bpf_probe_read_kernel. KREAD is for every load whose pointer may have come from TYPED. */
+#ifdef FMD_BPF_COMPAT
+#define TYPED(type, ptr) ((struct type *) (ptr))
+#define KREAD(ptr, field) BPF_CORE_READ ((ptr), field)
+#else
 extern void *bpf_rdonly_cast (const void *obj, __u32 btf_id) __ksym;
 #define TYPED(type, ptr) ((struct type *) bpf_rdonly_cast ((ptr), bpf_core_type_id_kernel (struct type)))
+#define KREAD(ptr, field) ((ptr)->field)
+#endif
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -208,11 +218,11 @@ walk_step (__u32 index __attribute__((unused)), void *data)
       return 1;
     }
 
-  if (dentry == vfsmnt->mnt_root)
+  if (dentry == KREAD (vfsmnt, mnt_root))
     {
       /* struct mount embeds the vfsmount: container_of with the running kernel's offset */
       struct mount *mnt = TYPED (mount, (void *) vfsmnt - bpf_core_field_offset (struct mount, mnt));
-      struct mount *up = mnt->mnt_parent;
+      struct mount *up = KREAD (mnt, mnt_parent);
 
       if (up == mnt)
         {
@@ -221,12 +231,12 @@ walk_step (__u32 index __attribute__((unused)), void *data)
           w->done = 1;
           return 1;
         }
-      w->dentry = mnt->mnt_mountpoint;
+      w->dentry = KREAD (mnt, mnt_mountpoint);
       w->vfsmnt = &up->mnt;
       return 0;
     }
 
-  parent = dentry->d_parent;
+  parent = KREAD (dentry, d_parent);
   if (parent == NULL)
     {
       w->flags |= FMD_BPF_F_PATH_UNREACHABLE;
@@ -234,8 +244,8 @@ walk_step (__u32 index __attribute__((unused)), void *data)
       return 1;
     }
 
-  len = dentry->d_name.len;
-  name = dentry->d_name.name;
+  len = KREAD (dentry, d_name.len);
+  name = KREAD (dentry, d_name.name);
   if (len > 255)
     len = 255;
   if (w->off < len + 1)
@@ -323,10 +333,13 @@ describe_start (struct resolve *r,
                 __u32           flags,
                 __u32           deleted_flag)
 {
-  r->magic = dentry->d_sb->s_magic;
-  r->ino = dentry->d_inode->i_ino;
-  if (!(flags & FMD_BPF_F_PATH_UNREACHABLE) && dentry->d_hash.pprev == NULL
-      && dentry->d_parent != dentry)
+  struct super_block *sb = KREAD (dentry, d_sb);
+  struct inode *inode = KREAD (dentry, d_inode);
+
+  r->magic = KREAD (sb, s_magic);
+  r->ino = KREAD (inode, i_ino);
+  if (!(flags & FMD_BPF_F_PATH_UNREACHABLE) && KREAD (dentry, d_hash.pprev) == NULL
+      && KREAD (dentry, d_parent) != dentry)
     return deleted_flag;
   return 0;
 }
@@ -350,8 +363,8 @@ resolve_file (struct scratch      *sp,
       r->flags = FMD_BPF_F_PATH_UNKNOWN;
       return;
     }
-  dentry = file->f_path.dentry;
-  off = walk_up (sp, task, dentry, file->f_path.mnt, &flags);
+  dentry = KREAD (file, f_path.dentry);
+  off = walk_up (sp, task, dentry, KREAD (file, f_path.mnt), &flags);
   flags |= describe_start (r, dentry, flags, FMD_BPF_F_PATH_DELETED);
   if (off >= FMD_BPF_PATH_MAX)
     {
@@ -440,8 +453,8 @@ resolve_path (struct scratch  *sp,
           r->flags = FMD_BPF_F_PATH_UNKNOWN;
           return 0;
         }
-      dentry = file->f_path.dentry;
-      vfsmnt = file->f_path.mnt;
+      dentry = KREAD (file, f_path.dentry);
+      vfsmnt = KREAD (file, f_path.mnt);
     }
   off = walk_up (sp, task, dentry, vfsmnt, &flags);
   flags |= FMD_BPF_F_PATH_RELATIVE;

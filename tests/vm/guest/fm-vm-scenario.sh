@@ -1,0 +1,130 @@
+#!/bin/bash
+# fm-vm-scenario: runs inside the guest, under systemd, from filemon-vm-scenario.service once
+# the system is up. The kernel command line names the backend (filemon.backend=bpf|stap) and
+# the storm's size (filemon.storm=N). Two captures of fm-vm-workload through the installed
+# service, each step bounded by a timeout:
+#   root:   `systemctl start filemond`, then filemonctl as root;
+#   fmuser: filemond stopped, then activated over D-Bus by fmuser's first filemonctl call
+#           (fmuser is in the filemon group; the shipped rule lets the group in).
+# Everything it learns goes to /run/fm-vm/results, written as a tar onto the second disk
+# (/dev/vdb) when it ends, whatever happened; the host checks it. The unit powers off after.
+set -uo pipefail
+res=/run/fm-vm/results
+mkdir -p "$res"
+chmod 755 /run/fm-vm
+
+arg() { sed -n "s/.*\bfilemon\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+backend=$(arg backend)
+storm=$(arg storm)
+storm=${storm:-20000}
+# filemonctl start returns once the capture runs: milliseconds for bpf; for stap, SystemTap's
+# passes 1-2 and a module load from its cache (a cold compile under TCG takes many minutes)
+case $backend in
+  bpf) start_timeout=60 ;;
+  stap) start_timeout=300 ;;
+  *) echo "fm-vm: no filemon.backend= on the kernel command line" >&2; exit 1 ;;
+esac
+
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+log() { echo "fm-vm[$(uptime_s)]: $*" | tee -a "$res/scenario.log"; }
+
+finish() {
+  local rc=$?
+  log "scenario ends with status $rc"
+  echo "$rc" > "$res/rc"
+  journalctl -b --no-pager -o short-monotonic > "$res/journal.txt" 2>&1
+  tar -C "$res" -cf /dev/vdb . && sync
+  # at once: the results are on the disk, and nothing of the guest is worth a clean shutdown
+  # (SuccessAction=poweroff-force of the unit was seen not to end the guest)
+  echo o > /proc/sysrq-trigger
+}
+trap finish EXIT
+
+fail() {
+  log "FAIL: $*"
+  systemctl status filemond --no-pager --lines=20 2>&1 | cut -c1-300 | tee -a "$res/scenario.log"
+  exit 1
+}
+
+# step NAME SECONDS CMD...: CMD bounded by a timeout, its output in NAME.out
+step() {
+  local name=$1 secs=$2 rc
+  shift 2
+  log "step $name"
+  timeout --kill-after=5 "$secs" "$@" > "$res/$name.out" 2>&1
+  rc=$?
+  [ $rc = 124 ] || [ $rc = 137 ] && fail "step $name timed out after $secs s: $(tail -5 "$res/$name.out")"
+  [ $rc = 0 ] || fail "step $name exited with $rc: $(tail -5 "$res/$name.out")"
+}
+
+# The command prefix that runs as USER (an array: timeout cannot run shell functions).
+user_prefix() {
+  if [ "$1" = root ]; then
+    asu=()
+  else
+    asu=(setpriv --reuid="$1" --regid="$1" --init-groups env HOME="/home/$1")
+  fi
+}
+
+# wait_until SECONDS CMD...: CMD again until it succeeds
+wait_until() {
+  local secs=$1 end
+  shift
+  end=$(( $(date +%s) + secs ))
+  until "$@"; do
+    [ "$(date +%s)" -lt "$end" ] || return 1
+    sleep 0.2
+  done
+}
+
+marker_seen() { [ -n "$(timeout 30 "${asu[@]}" filemonctl dump --format=jsonl "path=$1")" ]; }
+
+# capture LABEL USER: the workload as USER, captured by USER's filemonctl with its pid
+# followed; the dump, the workload's own account and the status go to the results.
+capture() {
+  local label=$1 user=$2 fifo=/run/fm-vm/go-$1 dir=/var/tmp/fm-vm-$1 wpid t0
+  user_prefix "$user"
+  mkfifo -m 666 "$fifo"
+  # setpriv execs the workload: $! is the workload's pid. It waits on the fifo.
+  "${asu[@]}" /usr/local/bin/fm-vm-workload "$fifo" "$dir" "$storm" \
+    > "$res/expected-$label.jsonl" 2> "$res/workload-$label.err" &
+  wpid=$!
+  t0=$(uptime_s)
+  step "start-$label" "$start_timeout" "${asu[@]}" filemonctl start --backend="$backend" \
+    --pid="$wpid" --follow-children
+  echo "start_seconds_$label=$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { print b - a }')" >> "$res/timings"
+  step "release-$label" 10 sh -c "echo go > $fifo"
+  step "workload-$label" 300 tail --pid="$wpid" -f /dev/null
+  wait "$wpid" || fail "the workload failed: $(cat "$res/workload-$label.err")"
+  # every event of the workload is in once its last call's is
+  log "step marker-$label"
+  wait_until 120 marker_seen "/fm-vm-end-$wpid" \
+    || fail "the workload's end marker /fm-vm-end-$wpid never reached the dump"
+  step "status-$label" 30 "${asu[@]}" filemonctl status
+  step "dump-$label" 120 "${asu[@]}" filemonctl dump --format=jsonl
+  mv "$res/dump-$label.out" "$res/dump-$label.jsonl"
+  step "stop-$label" 60 "${asu[@]}" filemonctl stop
+}
+
+log "kernel $(uname -r), backend $backend, storm $storm"
+echo "kernel=$(uname -r)" > "$res/timings"
+
+# polkitd is bus-activated by filemond's first check, within D-Bus's 25 s activation timeout:
+# under TCG on a loaded host its start took longer. Started first, it is a condition waited
+# for, not a race.
+step start-polkit 300 systemctl start polkit
+
+# root: the service started by systemctl
+step start-service 300 systemctl start filemond
+[ "$(systemctl is-active filemond)" = active ] || fail "filemond is not active after systemctl start"
+echo "filemond_ready_uptime=$(uptime_s)" >> "$res/timings"
+capture root root
+step stop-service 60 systemctl stop filemond
+
+# fmuser: D-Bus activation by its first call
+[ "$(systemctl is-active filemond)" != active ] || fail "filemond still active after systemctl stop"
+user_prefix fmuser
+step activation 60 "${asu[@]}" filemonctl status
+[ "$(systemctl is-active filemond)" = active ] || fail "filemonctl status as fmuser did not activate filemond"
+capture user fmuser
+log "all steps done"

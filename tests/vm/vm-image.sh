@@ -1,0 +1,103 @@
+#!/bin/bash
+# vm-image.sh NAME SRCDIR: makes the guest image NAME (a Debian suite with the packages of
+# NAME.packages) with filemon built and installed inside it, and prints the directory that
+# holds it: root.img (ext4), vmlinuz, initrd.img, kernel-release.
+# vm-image.sh --rootfs NAME SRCDIR: prints the root directory of NAME's package layer (for
+# tools that want a chroot of the guest's distribution, e.g. SystemTap passes 1-4).
+#
+# Two layers, cached in $FILEMON_VM_CACHE (default /var/cache/filemon-tests/vm), outside the
+# source tree, so that a clean clone reuses them:
+#   NAME-pkgs-HASH/rootfs   mmdebstrap's tree; HASH covers the package list and this recipe,
+#                           so a changed list or recipe builds a new one (~1-2 min);
+#   NAME-img-HASH-SRC/      filemon built from the source tree in a chroot of an overlay of
+#                           that tree, then the ext4 image; SRC is the hash of the source
+#                           files, so any change of the tree redoes this layer (~1-2 min).
+# Older versions of each layer are removed when a new one is made. One builder at a time
+# (a lock in the cache).
+set -euo pipefail
+
+rootfs_only=false
+if [ "${1:-}" = --rootfs ]; then
+  rootfs_only=true
+  shift
+fi
+name=$1
+srcdir=$(cd "$2" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${FILEMON_VM_CACHE:-/var/cache/filemon-tests/vm}
+mirror=${FILEMON_VM_MIRROR:-http://deb.debian.org/debian}
+
+log() { echo "vm-image[$name]: $*" >&2; }
+
+case $name in
+  trixie | bookworm) suite=$name ;;
+  *) echo "vm-image: unknown image '$name' (trixie, bookworm)" >&2; exit 2 ;;
+esac
+
+# The image's packages: its own list, plus filemon's build dependencies (the "# build"
+# section of build-aux/debian-packages.txt) without GTK: the guests build no viewer.
+packages() {
+  grep -v '^\s*\(#\|$\)' "$here/$name.packages"
+  sed -n '/^# build/,/^# /{/^#/d;p}' "$srcdir/build-aux/debian-packages.txt" | grep -v '^libgtk-4-dev$'
+}
+
+mkdir -p "$cache"
+exec 9> "$cache/.lock-$name"
+flock 9
+
+pkg_hash=$( { echo "$suite $mirror"; packages | sort -u; sed -n '/^# recipe:/,/^# end of recipe/p' "$0"; } \
+  | sha256sum | cut -c1-16)
+pkgdir=$cache/$name-pkgs-$pkg_hash
+
+# recipe: the package layer (everything up to "end of recipe" is part of its hash)
+if [ ! -e "$pkgdir/done" ]; then
+  rm -rf "$cache/$name"-pkgs-* "$cache/$name"-img-*
+  log "building the package layer ($pkgdir)"
+  start=$(date +%s)
+  mkdir -p "$pkgdir"
+  # minbase: only what the list asks for; no docs, man pages or locales (they are half of
+  # a Debian tree and nothing here reads them). Without unsafe-io dpkg syncs every file: on
+  # a machine whose disk other builds keep busy that made a bookworm tree take 28 min.
+  mmdebstrap --variant=minbase --mode=root --components=main \
+    --include="$(packages | sort -u | paste -sd,)" \
+    --aptopt='Acquire::Retries "3"' \
+    --dpkgopt=force-unsafe-io \
+    --dpkgopt='path-exclude=/usr/share/man/*' \
+    --dpkgopt='path-exclude=/usr/share/locale/*' \
+    --dpkgopt='path-exclude=/usr/share/doc/*' \
+    "$suite" "$pkgdir/rootfs" "$mirror" >&2
+  touch "$pkgdir/done"
+  log "package layer built in $(( $(date +%s) - start )) s"
+fi
+# end of recipe
+
+if $rootfs_only; then
+  echo "$pkgdir/rootfs"
+  exit 0
+fi
+
+# The source tree as a user's checkout has it: tracked and new files, not build dirs.
+srctar=$(mktemp --tmpdir filemon-vm-src.XXXXXX.tar)
+trap 'rm -f "$srctar"' EXIT
+if git -C "$srcdir" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  git -C "$srcdir" ls-files -z --cached --others --exclude-standard \
+    | (cd "$srcdir" && xargs -0 stat --printf='%n\0' 2>/dev/null || true) \
+    | tar -C "$srcdir" --null -T - --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf "$srctar"
+else
+  tar -C "$srcdir" --exclude='./_build*' --exclude='./build' --sort=name --mtime=@0 --owner=0 \
+    --group=0 --numeric-owner -cf "$srctar" .
+fi
+src_hash=$(sha256sum < "$srctar" | cut -c1-16)
+imgdir=$cache/$name-img-$pkg_hash-$src_hash
+
+if [ ! -e "$imgdir/done" ]; then
+  rm -rf "$cache/$name"-img-*
+  log "building filemon into the image ($imgdir)"
+  start=$(date +%s)
+  mkdir -p "$imgdir"
+  unshare --mount --propagation private "$here/vm-image-layer.sh" \
+    "$pkgdir/rootfs" "$srctar" "$imgdir" "$here/guest" >&2
+  touch "$imgdir/done"
+  log "filemon layer and image made in $(( $(date +%s) - start )) s"
+fi
+echo "$imgdir"
