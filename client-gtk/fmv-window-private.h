@@ -55,7 +55,6 @@ struct _FmvWindow
   GFile *file;                /* the capture shown, if any */
   GCancellable *cancellable;  /* loads and saves of this window */
   gboolean loading;
-  guint64 clear_seq;          /* first sequence number after the last Clear */
 
   /* selection kept across a refilter */
   gboolean resetting;

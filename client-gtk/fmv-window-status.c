@@ -30,12 +30,18 @@ status_message_timeout_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* A short-lived message in the status bar ("Saved 1,204 events"). */
+/* A short-lived message in the status bar ("Saved 1,204 events"); NULL takes the current
+ * one away at once (a failure must not sit beside an earlier "Saved"). */
 void
 fmv_window_flash_status (FmvWindow  *self,
                          const char *text)
 {
   g_clear_handle_id (&self->status_message_source, g_source_remove);
+  if (text == NULL)
+    {
+      fmv_window_update_status (self);
+      return;
+    }
   gtk_label_set_label (self->counts_label, text);
   self->status_message_source = g_timeout_add_seconds (4, status_message_timeout_cb, self);
 }

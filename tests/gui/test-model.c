@@ -2,6 +2,7 @@
  * sorted event list, capture files and "filter on this value" terms. */
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -524,13 +525,28 @@ save_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   *out = g_object_ref (result);
 }
 
+/* Runs a save to the end; returns what fmv_capture_save_finish() says. */
+static gboolean
+save_rows (FmvStore  *store,
+           GArray    *rows,
+           int        fd,
+           guint64   *written,
+           GError   **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  fmv_capture_save_async (store, rows, fd, FM_FORMAT_JSONL, NULL, save_done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return fmv_capture_save_finish (result, written, error);
+}
+
 static void
 test_capture_round_trip (void)
 {
   g_autoptr(FmvStore) store = store_with (3000);
   g_autoptr(FmvStore) back = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
   g_autofree char *path = NULL;
   g_autoptr(GFile) file = NULL;
   FmEvent odd = { .seq = 9999, .syscall_nr = 257, .result = -13 };
@@ -543,10 +559,7 @@ test_capture_round_trip (void)
 
   fd = g_file_open_tmp ("fmv-test-XXXXXX.jsonl", &path, &error);
   g_assert_no_error (error);
-  fmv_capture_save_async (store, fd, FM_FORMAT_JSONL, NULL, save_done_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_true (fmv_capture_save_finish (result, &written, &error));
+  g_assert_true (save_rows (store, NULL, fd, &written, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (written, ==, 3001);
 
@@ -564,6 +577,67 @@ test_capture_round_trip (void)
       g_assert_true (fm_event_equal (&a, &b));
     }
   g_unlink (path);
+}
+
+/* "Save the events shown" writes exactly the rows the filtered, sorted list shows, in its
+ * order. */
+static void
+test_capture_saves_the_rows_shown (void)
+{
+  g_autoptr(FmvStore) store = store_with (3000);
+  g_autoptr(FmvEventList) list = fmv_event_list_new (store);
+  g_autoptr(GArray) rows = NULL;
+  g_autoptr(FmvStore) back = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  guint64 written = 0;
+  int fd;
+
+  g_assert_true (fmv_event_list_set_filter (list, "result<0", NULL));
+  fmv_event_list_set_sort (list, FMV_COLUMN_PATH, TRUE);
+  fmv_event_list_wait (list);
+  rows = fmv_event_list_dup_shown_rows (list);
+  g_assert_cmpuint (rows->len, ==, g_list_model_get_n_items (G_LIST_MODEL (list)));
+  g_assert_cmpuint (rows->len, >, 0);
+  g_assert_cmpuint (rows->len, <, 3000);
+
+  fd = g_file_open_tmp ("fmv-test-XXXXXX.jsonl", &path, &error);
+  g_assert_no_error (error);
+  g_assert_true (save_rows (store, rows, fd, &written, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (written, ==, rows->len);
+
+  file = g_file_new_for_path (path);
+  back = fmv_capture_load (file, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (fmv_store_get_n_rows (back), ==, rows->len);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      FmEvent a, b;
+
+      fmv_store_get_event (store, fmv_event_list_get_row (list, i), &a);
+      fmv_store_get_event (back, i, &b);
+      g_assert_true (fm_event_equal (&a, &b));
+    }
+  g_unlink (path);
+}
+
+/* A save that cannot write everything fails and says how many of how many made it. */
+static void
+test_capture_save_reports_short_writes (void)
+{
+  g_autoptr(FmvStore) store = store_with (3000);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *count = g_strdup_printf ("of %'u events written", 3000);
+  guint64 written = 99;
+  int fd = open ("/dev/full", O_WRONLY | O_CLOEXEC);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_false (save_rows (store, NULL, fd, &written, &error));
+  g_assert_nonnull (error);
+  g_assert_cmpuint (written, <, 3000);
+  g_assert_nonnull (strstr (error->message, count));
 }
 
 static char *
@@ -701,6 +775,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/viewer/list/find-row-maps-back", test_list_find_row_maps_back);
   g_test_add_func ("/viewer/list/set-store-replaces-rows", test_list_set_store_replaces_rows);
   g_test_add_func ("/viewer/capture/round-trip", test_capture_round_trip);
+  g_test_add_func ("/viewer/capture/saves-the-rows-shown", test_capture_saves_the_rows_shown);
+  g_test_add_func ("/viewer/capture/save-reports-short-writes", test_capture_save_reports_short_writes);
   g_test_add_func ("/viewer/capture/skips-and-counts-bad-lines", test_capture_skips_and_counts_bad_lines);
   g_test_add_func ("/viewer/capture/refuses-other-files", test_capture_refuses_other_files);
   g_test_add_func ("/viewer/terms/match-their-event-only", test_terms_match_their_event_only);

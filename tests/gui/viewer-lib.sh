@@ -187,9 +187,11 @@ wait_state() {
 }
 
 # viewer_key KEYS: a key press into the viewer's window (no window manager: focus it first).
+# The window is found by its title: VIEWER_TITLE, "File Activity" for a live window (a
+# window showing a capture file is titled with the file's name).
 viewer_key() {
   local win
-  win=$(xdotool search --sync --onlyvisible --name 'File Activity' | head -n 1)
+  win=$(xdotool search --sync --onlyvisible --name "${VIEWER_TITLE:-File Activity}" | head -n 1)
   [ -n "$win" ] || fail "no viewer window to type into"
   xdotool windowfocus --sync "$win" key --clearmodifiers "$@"
 }
