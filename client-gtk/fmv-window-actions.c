@@ -433,10 +433,17 @@ follow_changed (GSimpleAction *action,
                 gpointer       user_data)
 {
   FmvWindow *self = user_data;
+  gboolean follow = g_variant_get_boolean (state);
 
   g_simple_action_set_state (action, state);
-  if (g_variant_get_boolean (state))
-    fmv_window_follow_now (self);
+  if (follow)
+    {
+      /* Following means watching the newest rows, not one pinned row (see
+       * selected_item_cb in fmv-window.c). */
+      gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+      fmv_window_follow_now (self);
+    }
+  fmv_window_update_follow_state (self);
 }
 
 static void

@@ -44,6 +44,7 @@ struct _FmvWindow
   GtkLabel *status_description;
   GtkWidget *status_retry_button;
   GtkLabel *counts_label;
+  GtkLabel *follow_label;
   GtkLabel *dropped_label;
   GtkLabel *backend_label;
 
@@ -82,6 +83,7 @@ void fmv_window_flash_status (FmvWindow  *self,
                               const char *text);
 void fmv_window_update_status (FmvWindow *self);
 void fmv_window_update_empty_label (FmvWindow *self);
+void fmv_window_update_follow_state (FmvWindow *self);
 
 /* fmv-window.c */
 void fmv_window_scroll_to (FmvWindow *self,

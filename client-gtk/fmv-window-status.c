@@ -127,6 +127,25 @@ fmv_window_update_empty_label (FmvWindow *self)
     gtk_label_set_label (self->empty_label, text);
 }
 
+/* Whether new rows pull the view, said in words beside the toggle's icon. Only a live
+ * window has new rows to follow. */
+void
+fmv_window_update_follow_state (FmvWindow *self)
+{
+  gboolean follow = fmv_window_get_follow (self);
+  const char *text = follow ? "Following new events" : "Paused · End follows again";
+
+  gtk_widget_set_visible (GTK_WIDGET (self->follow_label), self->live != NULL);
+  if (follow)
+    gtk_widget_remove_css_class (GTK_WIDGET (self->follow_label), "warning");
+  else
+    gtk_widget_add_css_class (GTK_WIDGET (self->follow_label), "warning");
+  /* The Xvfb tests read this line. */
+  if (g_strcmp0 (gtk_label_get_label (self->follow_label), text) != 0)
+    g_debug ("follow: %s", follow ? "on" : "off");
+  gtk_label_set_label (self->follow_label, text);
+}
+
 void
 fmv_window_update_status (FmvWindow *self)
 {
@@ -197,5 +216,6 @@ fmv_window_update_status (FmvWindow *self)
 
   update_pages (self);
   fmv_window_update_empty_label (self);
+  fmv_window_update_follow_state (self);
   fmv_window_update_actions (self);
 }

@@ -212,9 +212,17 @@ selected_item_cb (GtkSingleSelection *selection,
                   GParamSpec         *pspec,
                   FmvWindow          *self)
 {
+  gpointer item;
+
   if (self->resetting)
     return;
-  fmv_detail_set_row (self->detail, gtk_single_selection_get_selected_item (selection));
+  item = gtk_single_selection_get_selected_item (selection);
+  fmv_detail_set_row (self->detail, item);
+  /* A selected row must stay under the pointer: following would slide it away. Turning
+   * following back on drops the selection (fmv_window_update_follow_state), so a selection
+   * and following never coexist and a refilter restoring the selection changes nothing. */
+  if (item != NULL && fmv_window_get_follow (self))
+    fmv_window_set_follow (self, FALSE);
 }
 
 static void
@@ -517,6 +525,14 @@ key_pressed_cb (GtkEventControllerKey *controller,
                 GdkModifierType        state,
                 FmvWindow             *self)
 {
+  /* End resumes following (the list's own End would select the last row, which stops it:
+   * a row that is the last one now is not the last one a moment later). */
+  if ((keyval == GDK_KEY_End || keyval == GDK_KEY_KP_End) &&
+      (state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK)) == 0)
+    {
+      fmv_window_set_follow (self, TRUE);
+      return TRUE;
+    }
   if (keyval == GDK_KEY_Up || keyval == GDK_KEY_Page_Up || keyval == GDK_KEY_Home ||
       keyval == GDK_KEY_KP_Up || keyval == GDK_KEY_KP_Page_Up || keyval == GDK_KEY_KP_Home)
     scrolled_up_cb (self);
@@ -615,6 +631,7 @@ fmv_window_class_init (FmvWindowClass *klass)
   CHILD (status_description);
   CHILD (status_retry_button);
   CHILD (counts_label);
+  CHILD (follow_label);
   CHILD (dropped_label);
   CHILD (backend_label);
 #undef CHILD

@@ -117,6 +117,19 @@ wait_for_log() {
   fail "the viewer's log has no '$pattern' after ${timeout}s"
 }
 
+# wait_for_log_count DIR PATTERN N TIMEOUT: until the viewer's debug log has N lines
+# matching the grep PATTERN (the Nth time something happened), or fails.
+wait_for_log_count() {
+  local dir=$1 pattern=$2 n=$3 timeout=$4 start=$SECONDS
+  while [ $((SECONDS - start)) -lt "$timeout" ]; do
+    viewer_alive || { cat "$dir/viewer.log" >&2; fail "the viewer exited"; }
+    [ "$(grep -c -- "$pattern" "$dir/viewer.log")" -ge "$n" ] && return 0
+    sleep 0.2
+  done
+  cat "$dir/viewer.log" >&2
+  fail "the viewer's log has fewer than $n '$pattern' after ${timeout}s"
+}
+
 # wait_for_window DIR NAME TIMEOUT: screenshots until the screen is not blank (the window
 # is drawn), or fails; the last one is DIR/NAME.png.
 wait_for_window() {
