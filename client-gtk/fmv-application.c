@@ -75,6 +75,7 @@ fmv_application_startup (GApplication *application)
     { "win.next-failure", { "F8", NULL } },
     { "win.previous-failure", { "<Shift>F8", NULL } },
     { "win.show-details", { "F9", NULL } },
+    { "win.hide-monitor", { "<Control>h", NULL } },
     { "win.follow", { "<Control>End", NULL } },
   };
 

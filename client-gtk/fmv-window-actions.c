@@ -447,6 +447,18 @@ follow_changed (GSimpleAction *action,
 }
 
 static void
+hide_monitor_changed (GSimpleAction *action,
+                      GVariant      *state,
+                      gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+
+  g_simple_action_set_state (action, state);
+  g_debug ("hide monitor: %s", g_variant_get_boolean (state) ? "on" : "off");
+  fmv_window_refilter (self);
+}
+
+static void
 show_details_changed (GSimpleAction *action,
                       GVariant      *state,
                       gpointer       user_data)
@@ -514,6 +526,7 @@ static const GActionEntry window_actions[] = {
   /* Start options (the menu beside Start). */
   { .name = "backend", .parameter_type = "s", .state = "'auto'" },
   { .name = "failed-only", .state = "false" },
+  { .name = "hide-monitor", .state = "true", .change_state = hide_monitor_changed },
   { .name = "show-details", .state = "false", .change_state = show_details_changed },
   { .name = "next-failure", .activate = next_failure_activated },
   { .name = "previous-failure", .activate = previous_failure_activated },

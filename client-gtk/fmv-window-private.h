@@ -96,6 +96,9 @@ void fmv_window_set_store (FmvWindow *self,
 void fmv_window_set_follow (FmvWindow *self,
                             gboolean   follow);
 gboolean fmv_window_get_follow (FmvWindow *self);
+gboolean fmv_window_get_hide_monitor (FmvWindow *self);
+/* Applies the filter entry's text (and the hiding of filemon's own activity) again. */
+void fmv_window_refilter (FmvWindow *self);
 
 /* fmv-window-actions.c */
 void fmv_window_install_actions (FmvWindow *self);

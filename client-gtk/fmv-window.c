@@ -4,6 +4,9 @@
  */
 #include "config.h"
 
+#include <unistd.h>
+
+#include "fm-filter.h"
 #include "fmv-capture.h"
 #include "fmv-cells.h"
 #include "fmv-filter-term.h"
@@ -361,17 +364,60 @@ show_filter_error (FmvWindow    *self,
     }
 }
 
+/* The monitor's own activity, hidden by default as Process Monitor hides its own: the
+ * programs of filemon by name and this viewer by pid (its other threads, gdbus, gmain and
+ * pool workers, carry other names). */
+static char *
+monitor_filter (void)
+{
+  return g_strdup_printf ("not (comm=filemond or comm=filemonctl or comm=filemon-viewer or "
+                          "pid=%d)", (int) getpid ());
+}
+
 static void
 filter_changed_cb (GtkSearchEntry *entry,
                    FmvWindow      *self)
 {
   g_autoptr(GError) error = NULL;
+  g_autoptr(FmFilter) check = NULL;
+  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry))));
+  g_autofree char *applied = NULL;
 
-  if (!fmv_event_list_set_filter (self->list, gtk_editable_get_text (GTK_EDITABLE (entry)), &error))
+  /* The user's text alone first, so that an error's column points into what they typed. */
+  check = fm_filter_new (text, &error);
+  if (check == NULL)
+    {
+      show_filter_error (self, error);
+      fmv_window_update_empty_label (self);
+      return;
+    }
+  if (fmv_window_get_hide_monitor (self))
+    {
+      g_autofree char *own = monitor_filter ();
+
+      applied = *text != '\0' ? g_strdup_printf ("(%s) and %s", text, own) : g_steal_pointer (&own);
+    }
+  else
+    applied = g_steal_pointer (&text);
+  if (!fmv_event_list_set_filter (self->list, applied, &error))
     show_filter_error (self, error);
   else
     show_filter_error (self, NULL);
   fmv_window_update_empty_label (self);
+}
+
+gboolean
+fmv_window_get_hide_monitor (FmvWindow *self)
+{
+  g_autoptr(GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (self), "hide-monitor");
+
+  return state != NULL && g_variant_get_boolean (state);
+}
+
+void
+fmv_window_refilter (FmvWindow *self)
+{
+  filter_changed_cb (self->filter_entry, self);
 }
 
 static void
@@ -673,6 +719,8 @@ fmv_window_init (FmvWindow *self)
   setup_follow_breakers (self);
   fmv_window_install_actions (self);
   gtk_search_entry_set_key_capture_widget (self->filter_entry, GTK_WIDGET (self->column_view));
+  /* filemon's own activity is hidden from the start. */
+  fmv_window_refilter (self);
 }
 
 FmvWindow *
