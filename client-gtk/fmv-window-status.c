@@ -158,6 +158,9 @@ fmv_window_update_status (FmvWindow *self)
     {
       if (self->loading)
         counts = g_strdup ("Opening…");
+      else if (fmv_event_list_get_busy (self->list))
+        /* The rows shown are still the previous filter's: no count of them is true yet. */
+        counts = g_strdup_printf ("Filtering %'u events…", total);
       else if (shown == total)
         counts = g_strdup_printf ("%'u event%s", total, total == 1 ? "" : "s");
       else

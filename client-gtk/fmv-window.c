@@ -236,7 +236,7 @@ busy_cb (FmvEventList *list,
   gboolean busy = fmv_event_list_get_busy (list);
 
   gtk_spinner_set_spinning (self->busy_spinner, busy);
-  fmv_window_update_empty_label (self);
+  fmv_window_update_status (self);
 }
 
 void
