@@ -29,6 +29,10 @@ static const CellSpec cell_specs[FMV_N_COLUMNS] = {
   [FMV_COLUMN_RESULT] = { "result", 0, PANGO_ELLIPSIZE_NONE, FALSE, FALSE },
   [FMV_COLUMN_PATH] = { "path", 0, PANGO_ELLIPSIZE_MIDDLE, FALSE, TRUE },
   [FMV_COLUMN_DETAIL] = { "detail", 0, PANGO_ELLIPSIZE_END, FALSE, TRUE },
+  [FMV_COLUMN_DURATION] = { "duration", 1, PANGO_ELLIPSIZE_NONE, TRUE, FALSE },
+  [FMV_COLUMN_USER] = { "user", 0, PANGO_ELLIPSIZE_END, FALSE, FALSE },
+  [FMV_COLUMN_TID] = { "tid", 1, PANGO_ELLIPSIZE_NONE, TRUE, FALSE },
+  [FMV_COLUMN_PPID] = { "ppid", 1, PANGO_ELLIPSIZE_NONE, TRUE, FALSE },
 };
 
 /* The tooltip is made when the pointer asks for it. Setting tooltip-text at every bind
@@ -94,6 +98,14 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
       else
         gtk_widget_remove_css_class (label, "failed");
     }
+}
+
+const char *
+fmv_cells_get_name (FmvColumn column)
+{
+  g_return_val_if_fail (column >= 0 && column < FMV_N_COLUMNS, NULL);
+
+  return cell_specs[column].property;
 }
 
 void

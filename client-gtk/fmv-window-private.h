@@ -37,6 +37,10 @@ struct _FmvWindow
   GtkColumnViewColumn *result_column;
   GtkColumnViewColumn *path_column;
   GtkColumnViewColumn *detail_column;
+  GtkColumnViewColumn *duration_column;
+  GtkColumnViewColumn *user_column;
+  GtkColumnViewColumn *tid_column;
+  GtkColumnViewColumn *ppid_column;
   GtkLabel *empty_label;
   FmvDetail *detail;
   GtkImage *status_icon;

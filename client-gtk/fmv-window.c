@@ -28,6 +28,10 @@ get_columns (FmvWindow           *self,
   columns[FMV_COLUMN_RESULT] = self->result_column;
   columns[FMV_COLUMN_PATH] = self->path_column;
   columns[FMV_COLUMN_DETAIL] = self->detail_column;
+  columns[FMV_COLUMN_DURATION] = self->duration_column;
+  columns[FMV_COLUMN_USER] = self->user_column;
+  columns[FMV_COLUMN_TID] = self->tid_column;
+  columns[FMV_COLUMN_PPID] = self->ppid_column;
 }
 
 /* ---- info bar --------------------------------------------------------------------------- */
@@ -544,6 +548,16 @@ fmv_window_open_file (FmvWindow *self,
   fmv_capture_load_async (file, self->cancellable, load_done_cb, g_object_ref (self));
 }
 
+/* The Xvfb tests read this line. */
+static void
+column_visible_cb (GtkColumnViewColumn *column,
+                   GParamSpec          *pspec,
+                   gpointer             user_data)
+{
+  g_debug ("column %s: %s", gtk_column_view_column_get_title (column),
+           gtk_column_view_column_get_visible (column) ? "shown" : "hidden");
+}
+
 /* ---- construction ----------------------------------------------------------------------- */
 
 static void
@@ -670,6 +684,10 @@ fmv_window_class_init (FmvWindowClass *klass)
   CHILD (result_column);
   CHILD (path_column);
   CHILD (detail_column);
+  CHILD (duration_column);
+  CHILD (user_column);
+  CHILD (tid_column);
+  CHILD (ppid_column);
   CHILD (empty_label);
   CHILD (detail);
   CHILD (status_icon);
@@ -715,6 +733,15 @@ fmv_window_init (FmvWindow *self)
 
   get_columns (self, columns);
   fmv_cells_set_factories (columns);
+  /* The column chooser (Columns in the main menu): an action per column for its visibility. */
+  for (FmvColumn c = 0; c < FMV_N_COLUMNS; c++)
+    {
+      g_autofree char *name = g_strdup_printf ("column-%s", fmv_cells_get_name (c));
+      g_autoptr(GPropertyAction) action = g_property_action_new (name, columns[c], "visible");
+
+      g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
+      g_signal_connect (columns[c], "notify::visible", G_CALLBACK (column_visible_cb), NULL);
+    }
   setup_sorting (self);
   setup_follow_breakers (self);
   fmv_window_install_actions (self);
