@@ -6,15 +6,7 @@
 set -uo pipefail
 . "$(dirname "$0")/viewer-lib.sh"
 
-tmp=$(mktemp -d)
-out=$FILEMON_BUILD_DIR/tests/gui
-cleanup() {
-  stop_viewer
-  stop_xvfb
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$tmp/no-such-bus
+begin_file_test
 
 "$FILEMON_BUILD_DIR/tests/gui/fmv-make-capture" 300 "$tmp/capture.jsonl" || fail "cannot make a capture"
 start_xvfb "$tmp"
@@ -23,8 +15,13 @@ start_viewer "$tmp" root "$tmp/capture.jsonl"
 wait_for_log "$tmp" "list shows 300 of 300 events" 60
 grep -q 'column TID: shown' "$tmp/viewer.log" && fail "TID is shown before it was chosen"
 
+# Each key waits for what the one before it opened (the menu, the submenu's page).
+park_pointer
+screenshot "$tmp/menu.png"
 viewer_key F10
+wait_for_change "$tmp" menu 60
 viewer_key Down Down Down Down Right
+wait_for_change "$tmp" menu 60
 viewer_key Down Down Down Down Return
 wait_for_log "$tmp" 'column TID: shown' 60
 viewer_key Escape

@@ -6,15 +6,7 @@
 set -uo pipefail
 . "$(dirname "$0")/viewer-lib.sh"
 
-tmp=$(mktemp -d)
-out=$FILEMON_BUILD_DIR/tests/gui
-cleanup() {
-  stop_viewer
-  stop_xvfb
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$tmp/no-such-bus
+begin_file_test
 
 # A capture in which three of its programs are filemon's own.
 "$FILEMON_BUILD_DIR/tests/gui/fmv-make-capture" 3000 "$tmp/made.jsonl" || fail "cannot make a capture"

@@ -8,15 +8,7 @@
 set -uo pipefail
 . "$(dirname "$0")/viewer-lib.sh"
 
-tmp=$(mktemp -d)
-out=$FILEMON_BUILD_DIR/tests/gui
-cleanup() {
-  stop_viewer
-  stop_xvfb
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$tmp/no-such-bus
+begin_file_test
 
 "$FILEMON_BUILD_DIR/tests/gui/fmv-make-capture" 3000 "$tmp/capture.jsonl" || fail "cannot make a capture"
 n_failed=$(grep -c '"result":-' "$tmp/capture.jsonl")
