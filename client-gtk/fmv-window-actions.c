@@ -447,6 +447,14 @@ follow_changed (GSimpleAction *action,
 }
 
 static void
+add_filter_term_activated (GSimpleAction *action,
+                           GVariant      *parameter,
+                           gpointer       user_data)
+{
+  fmv_window_add_filter_term (user_data, g_variant_get_string (parameter, NULL));
+}
+
+static void
 hide_monitor_changed (GSimpleAction *action,
                       GVariant      *state,
                       gpointer       user_data)
@@ -526,6 +534,7 @@ static const GActionEntry window_actions[] = {
   /* Start options (the menu beside Start). */
   { .name = "backend", .parameter_type = "s", .state = "'auto'" },
   { .name = "failed-only", .state = "false" },
+  { .name = "add-filter-term", .parameter_type = "s", .activate = add_filter_term_activated },
   { .name = "hide-monitor", .state = "true", .change_state = hide_monitor_changed },
   { .name = "show-details", .state = "false", .change_state = show_details_changed },
   { .name = "next-failure", .activate = next_failure_activated },

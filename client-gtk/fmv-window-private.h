@@ -71,6 +71,7 @@ struct _FmvWindow
   GObject *probe_a;
   GObject *probe_b;
 
+  GtkWidget *row_menu;        /* the rows' context menu, a child of column_view */
   GtkWidget *list_view;       /* the column view's inner list, for scrolling */
   guint scroll_tick;
   guint follow_tick;
@@ -103,6 +104,10 @@ gboolean fmv_window_get_follow (FmvWindow *self);
 gboolean fmv_window_get_hide_monitor (FmvWindow *self);
 /* Applies the filter entry's text (and the hiding of filemon's own activity) again. */
 void fmv_window_refilter (FmvWindow *self);
+
+/* ANDs @term into the filter entry's text and applies it. */
+void fmv_window_add_filter_term (FmvWindow  *self,
+                                 const char *term);
 
 /* fmv-window-actions.c */
 void fmv_window_install_actions (FmvWindow *self);

@@ -387,6 +387,8 @@ filter_changed_cb (GtkSearchEntry *entry,
   g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry))));
   g_autofree char *applied = NULL;
 
+  /* The Xvfb tests read this line. */
+  g_debug ("filter entry: %s", text);
   /* The user's text alone first, so that an error's column points into what they typed. */
   check = fm_filter_new (text, &error);
   if (check == NULL)
@@ -548,6 +550,104 @@ fmv_window_open_file (FmvWindow *self,
   fmv_capture_load_async (file, self->cancellable, load_done_cb, g_object_ref (self));
 }
 
+/* ---- the rows' context menu -------------------------------------------------------------- */
+
+static FmvTermField
+column_term_field (FmvColumn column)
+{
+  switch (column)
+    {
+    case FMV_COLUMN_PROCESS:
+      return FMV_TERM_COMM;
+    case FMV_COLUMN_PID:
+      return FMV_TERM_PID;
+    case FMV_COLUMN_TID:
+      return FMV_TERM_TID;
+    case FMV_COLUMN_PPID:
+      return FMV_TERM_PPID;
+    case FMV_COLUMN_USER:
+      return FMV_TERM_UID;
+    case FMV_COLUMN_SYSCALL:
+      return FMV_TERM_SYSCALL;
+    case FMV_COLUMN_RESULT:
+      return FMV_TERM_RESULT;
+    case FMV_COLUMN_PATH:
+      return FMV_TERM_PATH;
+    case FMV_COLUMN_TIME:
+    case FMV_COLUMN_DURATION:
+    case FMV_COLUMN_DETAIL:
+    case FMV_COLUMN_NONE:
+    case FMV_N_COLUMNS:
+    default:
+      return FMV_TERM_NONE;   /* values too fine-grained to filter on one */
+    }
+}
+
+static void
+add_filter_item (GMenu      *menu,
+                 const char *label,
+                 const char *term)
+{
+  g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
+
+  g_menu_item_set_action_and_target_value (item, "win.add-filter-term", g_variant_new_string (term));
+  g_menu_append_item (menu, item);
+}
+
+/* Include / Exclude <value> of the clicked cell's column, and the events before or after
+ * this one; each edits the filter entry's text, so the entry shows what happened. */
+static void
+cell_menu_cb (GtkWidget *cell,
+              GObject   *item,
+              FmvColumn  column,
+              double     x,
+              double     y)
+{
+  FmvWindow *self = FMV_WINDOW (gtk_widget_get_root (cell));
+  FmvRow *row = FMV_ROW (item);
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenu) values = g_menu_new ();
+  g_autoptr(GMenu) range = g_menu_new ();
+  g_autofree char *term = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  graphene_point_t at;
+  FmEvent ev;
+
+  fmv_row_get_event (row, &ev);
+  term = fmv_filter_term (column_term_field (column), &ev);
+  if (term != NULL)
+    {
+      g_autofree char *include = g_strdup_printf ("Include %s", term);
+      g_autofree char *exclude = g_strdup_printf ("Exclude %s", term);
+      g_autofree char *not_term = g_strdup_printf ("not %s", term);
+
+      add_filter_item (values, include, term);
+      add_filter_item (values, exclude, not_term);
+      g_menu_append_section (menu, NULL, G_MENU_MODEL (values));
+    }
+  before = g_strdup_printf ("seq>=%" G_GUINT64_FORMAT, ev.seq);
+  after = g_strdup_printf ("seq<=%" G_GUINT64_FORMAT, ev.seq);
+  add_filter_item (range, "Exclude Events Before This One", before);
+  add_filter_item (range, "Exclude Events After This One", after);
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (range));
+
+  if (!gtk_widget_compute_point (cell, GTK_WIDGET (self->column_view),
+                                 &GRAPHENE_POINT_INIT ((float) x, (float) y), &at))
+    return;
+  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->row_menu), G_MENU_MODEL (menu));
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->row_menu),
+                               &(GdkRectangle) { (int) at.x, (int) at.y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->row_menu));
+}
+
+void
+fmv_window_add_filter_term (FmvWindow  *self,
+                            const char *term)
+{
+  detail_filter_requested_cb (self->detail, term, self);
+}
+
 /* The Xvfb tests read this line. */
 static void
 column_visible_cb (GtkColumnViewColumn *column,
@@ -629,6 +729,7 @@ fmv_window_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_handle_id (&self->status_message_source, g_source_remove);
+  g_clear_pointer (&self->row_menu, gtk_widget_unparent);
   if (self->scroll_tick != 0)
     gtk_widget_remove_tick_callback (self->list_view, self->scroll_tick);
   self->scroll_tick = 0;
@@ -732,7 +833,11 @@ fmv_window_init (FmvWindow *self)
   g_signal_connect (self->selection, "notify::selected-item", G_CALLBACK (selected_item_cb), self);
 
   get_columns (self, columns);
-  fmv_cells_set_factories (columns);
+  fmv_cells_set_factories (columns, cell_menu_cb);
+  self->row_menu = gtk_popover_menu_new_from_model (NULL);
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->row_menu), FALSE);
+  gtk_widget_set_halign (self->row_menu, GTK_ALIGN_START);
+  gtk_widget_set_parent (self->row_menu, GTK_WIDGET (self->column_view));
   /* The column chooser (Columns in the main menu): an action per column for its visibility. */
   for (FmvColumn c = 0; c < FMV_N_COLUMNS; c++)
     {
