@@ -70,10 +70,12 @@ fmv_application_startup (GApplication *application)
     { "win.clear", { "<Control>l", NULL } },
     { "win.open", { "<Control>o", NULL } },
     { "win.save", { "<Control>s", NULL } },
+    { "win.save-shown", { "<Shift><Control>s", NULL } },
     { "win.focus-filter", { "<Control>f", NULL } },
     { "win.next-failure", { "F8", NULL } },
     { "win.previous-failure", { "<Shift>F8", NULL } },
     { "win.show-details", { "F9", NULL } },
+    { "win.hide-monitor", { "<Control>h", NULL } },
     { "win.follow", { "<Control>End", NULL } },
   };
 

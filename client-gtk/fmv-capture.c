@@ -210,6 +210,8 @@ fmv_capture_load_finish (GAsyncResult  *result,
 
 typedef struct {
   FmvStore *store;
+  GArray *rows;     /* the store rows to write, in order; NULL: 0 .. n_asked - 1 */
+  guint n_asked;
   int fd;
   FmFormat format;
   guint64 written;
@@ -221,9 +223,28 @@ save_job_free (gpointer data)
   SaveJob *job = data;
 
   g_clear_object (&job->store);
+  g_clear_pointer (&job->rows, g_array_unref);
   if (job->fd >= 0)
     g_close (job->fd, NULL);
   g_free (job);
+}
+
+/* Counts an event as written only once its bytes are in the file, so a failure half-way
+ * reports how many made it. */
+static gboolean
+flush (GOutputStream  *out,
+       GString        *buf,
+       guint          *pending,
+       SaveJob        *job,
+       GCancellable   *cancellable,
+       GError        **error)
+{
+  if (!g_output_stream_write_all (out, buf->str, buf->len, NULL, cancellable, error))
+    return FALSE;
+  g_string_truncate (buf, 0);
+  job->written += *pending;
+  *pending = 0;
+  return TRUE;
 }
 
 static void
@@ -235,45 +256,48 @@ save_worker (GTask        *task,
   SaveJob *job = task_data;
   g_autoptr(GOutputStream) out = g_unix_output_stream_new (job->fd, TRUE);
   g_autoptr(GString) buf = g_string_sized_new (BLOCK_SIZE + FM_PATH_MAX * 4);
-  guint n_rows = fmv_store_get_n_rows (job->store);
+  guint pending = 0;
   GError *error = NULL;
 
   job->fd = -1;  /* the stream owns it now */
   if (fm_format_header (job->format) != NULL)
     g_string_append (buf, fm_format_header (job->format));
 
-  for (guint row = 0; row < n_rows; row++)
+  for (guint i = 0; i < job->n_asked; i++)
     {
       FmEvent ev;
 
-      fmv_store_get_event (job->store, row, &ev);
+      fmv_store_get_event (job->store, job->rows ? g_array_index (job->rows, guint32, i) : i, &ev);
       fm_format_event (job->format, &ev, buf);
-      if (buf->len >= BLOCK_SIZE)
-        {
-          if (!g_output_stream_write_all (out, buf->str, buf->len, NULL, cancellable, &error))
-            {
-              g_task_return_error (task, error);
-              return;
-            }
-          g_string_truncate (buf, 0);
-        }
+      pending++;
+      if (buf->len >= BLOCK_SIZE && !flush (out, buf, &pending, job, cancellable, &error))
+        break;
     }
-  if (buf->len > 0 && !g_output_stream_write_all (out, buf->str, buf->len, NULL, cancellable, &error))
+  if (error == NULL && buf->len > 0)
+    flush (out, buf, &pending, job, cancellable, &error);
+  if (error == NULL)
+    g_output_stream_close (out, cancellable, &error);
+  if (error != NULL)
     {
+      g_prefix_error (&error, "%'" G_GUINT64_FORMAT " of %'u events written: ", job->written,
+                      job->n_asked);
       g_task_return_error (task, error);
       return;
     }
-  if (!g_output_stream_close (out, cancellable, &error))
+  /* The guarantee the window's message rests on: never success for fewer events. */
+  if (job->written != job->n_asked)
     {
-      g_task_return_error (task, error);
+      g_task_return_new_error (task, FM_ERROR, FM_ERROR_IO,
+                               "only %'" G_GUINT64_FORMAT " of %'u events were written",
+                               job->written, job->n_asked);
       return;
     }
-  job->written = n_rows;
   g_task_return_boolean (task, TRUE);
 }
 
 void
 fmv_capture_save_async (FmvStore            *store,
+                        GArray              *rows,
                         int                  fd,
                         FmFormat             format,
                         GCancellable        *cancellable,
@@ -288,6 +312,9 @@ fmv_capture_save_async (FmvStore            *store,
 
   job = g_new0 (SaveJob, 1);
   job->store = g_object_ref (store);
+  job->rows = rows ? g_array_ref (rows) : NULL;
+  /* Rows appended while the worker runs are not part of what was asked for. */
+  job->n_asked = rows ? rows->len : fmv_store_get_n_rows (store);
   job->fd = fd;
   job->format = format;
   task = g_task_new (NULL, cancellable, callback, user_data);
@@ -305,12 +332,10 @@ fmv_capture_save_finish (GAsyncResult  *result,
 
   g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
 
-  if (!g_task_propagate_boolean (G_TASK (result), error))
-    return FALSE;
   job = g_task_get_task_data (G_TASK (result));
   if (written != NULL)
     *written = job->written;
-  return TRUE;
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 static void

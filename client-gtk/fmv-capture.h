@@ -29,8 +29,12 @@ FmvStore *fmv_capture_load (GFile         *file,
                             char         **first_problem,
                             GError       **error);
 
-/* Writes every row of @store to @fd (taken over, closed when done) in @format. */
+/* Writes rows of @store to @fd (taken over, closed when done) in @format: the store rows
+ * listed in @rows, in that order, or, when @rows is NULL, every row the store holds at the
+ * call. Succeeds only when every one of them is in the file; otherwise the error says how
+ * many of how many were written. @written is set either way. */
 void fmv_capture_save_async (FmvStore            *store,
+                             GArray              *rows,
                              int                  fd,
                              FmFormat             format,
                              GCancellable        *cancellable,

@@ -29,6 +29,10 @@ static const CellSpec cell_specs[FMV_N_COLUMNS] = {
   [FMV_COLUMN_RESULT] = { "result", 0, PANGO_ELLIPSIZE_NONE, FALSE, FALSE },
   [FMV_COLUMN_PATH] = { "path", 0, PANGO_ELLIPSIZE_MIDDLE, FALSE, TRUE },
   [FMV_COLUMN_DETAIL] = { "detail", 0, PANGO_ELLIPSIZE_END, FALSE, TRUE },
+  [FMV_COLUMN_DURATION] = { "duration", 1, PANGO_ELLIPSIZE_NONE, TRUE, FALSE },
+  [FMV_COLUMN_USER] = { "user", 0, PANGO_ELLIPSIZE_END, FALSE, FALSE },
+  [FMV_COLUMN_TID] = { "tid", 1, PANGO_ELLIPSIZE_NONE, TRUE, FALSE },
+  [FMV_COLUMN_PPID] = { "ppid", 1, PANGO_ELLIPSIZE_NONE, TRUE, FALSE },
 };
 
 /* The tooltip is made when the pointer asks for it. Setting tooltip-text at every bind
@@ -51,6 +55,31 @@ cell_query_tooltip_cb (GtkWidget  *label,
   return TRUE;
 }
 
+typedef struct {
+  FmvColumn column;
+  FmvCellMenuFunc func;
+} MenuHook;
+
+/* The same for every window: the function finds its window from the cell. */
+static MenuHook menu_hooks[FMV_N_COLUMNS];
+
+static void
+cell_pressed_cb (GtkGestureClick *gesture,
+                 int              n_press,
+                 double           x,
+                 double           y,
+                 GtkListItem     *item)
+{
+  GtkWidget *cell = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  const MenuHook *hook = g_object_get_data (G_OBJECT (cell), "fmv-menu-hook");
+  GObject *row = gtk_list_item_get_item (item);
+
+  if (row == NULL || hook == NULL || hook->func == NULL)
+    return;
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  hook->func (cell, row, hook->column, x, y);
+}
+
 static void
 cell_setup_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *item,
@@ -58,6 +87,12 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
 {
   const CellSpec *spec = user_data;
   GtkWidget *label = gtk_label_new (NULL);
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  g_signal_connect (click, "pressed", G_CALLBACK (cell_pressed_cb), item);
+  gtk_widget_add_controller (label, GTK_EVENT_CONTROLLER (click));
+  g_object_set_data (G_OBJECT (label), "fmv-menu-hook", &menu_hooks[spec - cell_specs]);
 
   gtk_label_set_xalign (GTK_LABEL (label), spec->xalign);
   gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
@@ -96,11 +131,21 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
     }
 }
 
+const char *
+fmv_cells_get_name (FmvColumn column)
+{
+  g_return_val_if_fail (column >= 0 && column < FMV_N_COLUMNS, NULL);
+
+  return cell_specs[column].property;
+}
+
 void
-fmv_cells_set_factories (GtkColumnViewColumn *const columns[FMV_N_COLUMNS])
+fmv_cells_set_factories (GtkColumnViewColumn *const columns[FMV_N_COLUMNS],
+                         FmvCellMenuFunc            menu_func)
 {
   for (FmvColumn c = 0; c < FMV_N_COLUMNS; c++)
     {
+      menu_hooks[c] = (MenuHook) { c, menu_func };
       g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
 
       g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), (gpointer) &cell_specs[c]);

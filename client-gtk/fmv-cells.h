@@ -7,7 +7,20 @@
 
 G_BEGIN_DECLS
 
-/* Gives each column (indexed by FmvColumn) the factory of its cells. */
-void fmv_cells_set_factories (GtkColumnViewColumn *const columns[FMV_N_COLUMNS]);
+/* Called on a right click on a cell: @cell is its widget (its root is the window), (@x, @y)
+ * the click in it. */
+typedef void (*FmvCellMenuFunc) (GtkWidget *cell,
+                                 GObject   *row,
+                                 FmvColumn  column,
+                                 double     x,
+                                 double     y);
+
+/* Gives each column (indexed by FmvColumn) the factory of its cells; @menu_func is called
+ * on right clicks. */
+void fmv_cells_set_factories (GtkColumnViewColumn *const columns[FMV_N_COLUMNS],
+                              FmvCellMenuFunc            menu_func);
+
+/* The FmvRow property a column shows ("pid", "user"), also the name of its chooser action. */
+const char *fmv_cells_get_name (FmvColumn column);
 
 G_END_DECLS

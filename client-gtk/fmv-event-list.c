@@ -545,6 +545,25 @@ fmv_event_list_get_row (FmvEventList *self,
   return self->index ? g_array_index (self->index, guint32, position) : position;
 }
 
+GArray *
+fmv_event_list_dup_shown_rows (FmvEventList *self)
+{
+  guint n;
+  GArray *rows;
+
+  g_return_val_if_fail (FMV_IS_EVENT_LIST (self), NULL);
+  g_return_val_if_fail (!self->job_running, NULL);
+
+  n = n_shown (self);
+  rows = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
+  if (self->index != NULL)
+    g_array_append_vals (rows, self->index->data, n);
+  else
+    for (guint32 i = 0; i < n; i++)
+      g_array_append_val (rows, i);
+  return rows;
+}
+
 gboolean
 fmv_event_list_find_row (FmvEventList *self,
                          guint         row,

@@ -57,6 +57,9 @@ guint fmv_event_list_get_n_total (FmvEventList *self);
 /* The store row shown at @position. */
 guint fmv_event_list_get_row (FmvEventList *self,
                               guint         position);
+/* The store rows shown, in the order shown (a copy, for Save). Not while busy: the rows
+ * shown then are those of the previous filter. */
+GArray *fmv_event_list_dup_shown_rows (FmvEventList *self);
 /* Where store row @row is shown; FALSE when the filter hides it. */
 gboolean fmv_event_list_find_row (FmvEventList *self,
                                   guint         row,

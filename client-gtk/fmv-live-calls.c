@@ -1,9 +1,7 @@
-/* fmv-live-calls.c: the methods the viewer calls on filemond besides OpenStream: Start,
- * Stop and Save. Each carries ALLOW_INTERACTIVE_AUTHORIZATION, so polkit may ask the
+/* fmv-live-calls.c: the methods the viewer calls on filemond besides OpenStream: Start
+ * and Stop. Each carries ALLOW_INTERACTIVE_AUTHORIZATION, so polkit may ask the
  * session's agent for a password, and waits without a timeout while it does. */
 #include "config.h"
-
-#include <gio/gunixfdlist.h>
 
 #include "fmv-live-private.h"
 
@@ -24,10 +22,9 @@ call_done_cb (GObject      *source,
 {
   g_autoptr(GTask) task = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GUnixFDList) fd_list = NULL;
   GVariant *reply;
 
-  reply = g_dbus_proxy_call_with_unix_fd_list_finish (G_DBUS_PROXY (source), &fd_list, result, &error);
+  reply = g_dbus_proxy_call_finish (G_DBUS_PROXY (source), result, &error);
   if (reply == NULL)
     {
       g_dbus_error_strip_remote_error (error);
@@ -41,7 +38,6 @@ static void
 call (FmvLive             *self,
       const char          *method,
       GVariant            *parameters,
-      GUnixFDList         *fd_list,
       gpointer             tag,
       GCancellable        *cancellable,
       GAsyncReadyCallback  callback,
@@ -56,10 +52,9 @@ call (FmvLive             *self,
       return;
     }
   /* No timeout: an administrator may take a while to type a password. */
-  g_dbus_proxy_call_with_unix_fd_list (G_DBUS_PROXY (fmv_live_get_proxy (self)), method, parameters,
-                                       G_DBUS_CALL_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION,
-                                       G_MAXINT, fd_list, cancellable, call_done_cb,
-                                       g_steal_pointer (&task));
+  g_dbus_proxy_call (G_DBUS_PROXY (fmv_live_get_proxy (self)), method, parameters,
+                     G_DBUS_CALL_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION, G_MAXINT, cancellable,
+                     call_done_cb, g_steal_pointer (&task));
 }
 
 void
@@ -72,7 +67,7 @@ fmv_live_start_async (FmvLive             *self,
   g_return_if_fail (FMV_IS_LIVE (self));
   g_return_if_fail (options != NULL);
 
-  call (self, "Start", g_variant_new ("(@a{sv})", options), NULL, fmv_live_start_async,
+  call (self, "Start", g_variant_new ("(@a{sv})", options), fmv_live_start_async,
         cancellable, callback, user_data);
 }
 
@@ -94,7 +89,7 @@ fmv_live_stop_async (FmvLive             *self,
 {
   g_return_if_fail (FMV_IS_LIVE (self));
 
-  call (self, "Stop", g_variant_new ("()"), NULL, fmv_live_stop_async, cancellable, callback, user_data);
+  call (self, "Stop", g_variant_new ("()"), fmv_live_stop_async, cancellable, callback, user_data);
 }
 
 gboolean
@@ -105,42 +100,4 @@ fmv_live_stop_finish (FmvLive       *self,
   g_autoptr(GVariant) reply = g_task_propagate_pointer (G_TASK (result), error);
 
   return reply != NULL;
-}
-
-void
-fmv_live_save_async (FmvLive             *self,
-                     int                  fd,
-                     const char          *format,
-                     guint64              since_seq,
-                     GCancellable        *cancellable,
-                     GAsyncReadyCallback  callback,
-                     gpointer             user_data)
-{
-  g_autoptr(GUnixFDList) fd_list = NULL;
-  GVariantBuilder options;
-
-  g_return_if_fail (FMV_IS_LIVE (self));
-  g_return_if_fail (fd >= 0);
-
-  fd_list = g_unix_fd_list_new_from_array (&fd, 1);
-  g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
-  if (since_seq > 0)
-    g_variant_builder_add (&options, "{sv}", "since-seq", g_variant_new_uint64 (since_seq));
-  call (self, "Save", g_variant_new ("(hsa{sv})", 0, format, &options), fd_list,
-        fmv_live_save_async, cancellable, callback, user_data);
-}
-
-gboolean
-fmv_live_save_finish (FmvLive       *self,
-                      GAsyncResult  *result,
-                      guint64       *written,
-                      GError       **error)
-{
-  g_autoptr(GVariant) reply = g_task_propagate_pointer (G_TASK (result), error);
-
-  if (reply == NULL)
-    return FALSE;
-  if (written != NULL)
-    g_variant_get (reply, "(t)", written);
-  return TRUE;
 }

@@ -530,14 +530,6 @@ fmv_live_get_received (FmvLive *self)
   return self->received;
 }
 
-guint64
-fmv_live_get_next_seq (FmvLive *self)
-{
-  g_return_val_if_fail (FMV_IS_LIVE (self), 0);
-
-  return self->next_seq;
-}
-
 /* ---- GObject ---------------------------------------------------------------------------- */
 
 static void

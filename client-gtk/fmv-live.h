@@ -40,10 +40,8 @@ const char *fmv_live_get_backend (FmvLive *self);
 guint64 fmv_live_get_dropped (FmvLive *self);
 guint64 fmv_live_get_missed (FmvLive *self);
 guint64 fmv_live_get_received (FmvLive *self);
-/* The next sequence number the stream will deliver (for Save after a Clear). */
-guint64 fmv_live_get_next_seq (FmvLive *self);
 
-/* Start(@options), Stop(), Save(@fd, @format, since-seq): each may ask for a password
+/* Start(@options), Stop(): each may ask for a password
  * through the session's polkit agent. Errors are FM_ERROR codes
  * (FM_ERROR_NOT_AUTHORIZED when refused) or GIO/D-Bus ones, with the remote prefix gone. */
 void fmv_live_start_async (FmvLive             *self,
@@ -60,18 +58,6 @@ void fmv_live_stop_async (FmvLive             *self,
                           gpointer             user_data);
 gboolean fmv_live_stop_finish (FmvLive       *self,
                                GAsyncResult  *result,
-                               GError       **error);
-/* Takes ownership of @fd (closed when the call is done). */
-void fmv_live_save_async (FmvLive             *self,
-                          int                  fd,
-                          const char          *format,
-                          guint64              since_seq,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data);
-gboolean fmv_live_save_finish (FmvLive       *self,
-                               GAsyncResult  *result,
-                               guint64       *written,
                                GError       **error);
 
 G_END_DECLS

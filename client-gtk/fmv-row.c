@@ -2,6 +2,8 @@
  * demand by the list model and bound to cells by the .ui factories. */
 #include "config.h"
 
+#include <pwd.h>
+
 #include "fm-syscalls.h"
 #include "fmv-row.h"
 
@@ -22,6 +24,10 @@ enum {
   PROP_RESULT,
   PROP_PATH,
   PROP_DETAIL,
+  PROP_DURATION,
+  PROP_USER,
+  PROP_TID,
+  PROP_PPID,
   PROP_FAILED,
   N_PROPS
 };
@@ -151,13 +157,61 @@ fmv_row_dup_time (FmvRow *self)
   return fmv_format_time (ev.time_ns, FALSE);
 }
 
+/* An event carries the name of the thread that made the call (TASK_COMM_LEN bytes of
+ * task->comm), not its process's: a thread that named itself (gdbus, pool-3) is said to
+ * be one, with its process's pid, rather than passed off as the process. */
 char *
 fmv_row_dup_process (FmvRow *self)
 {
   FmEvent ev;
+  g_autofree char *comm = NULL;
 
   fmv_row_get_event (self, &ev);
-  return fmv_bytes_to_display (ev.comm, ev.comm_len);
+  comm = fmv_bytes_to_display (ev.comm, ev.comm_len);
+  if (ev.tid == 0 || ev.tid == ev.pid)
+    return g_steal_pointer (&comm);
+  return g_strdup_printf ("%s (thread of %u)", comm, ev.pid);
+}
+
+char *
+fmv_format_duration (guint64 ns)
+{
+  if (ns == 0)
+    return g_strdup ("");   /* unknown, not zero */
+  if (ns < 1000)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " ns", ns);
+  if (ns < 1000000)
+    return g_strdup_printf ("%.1f µs", ns / 1e3);
+  if (ns < G_GUINT64_CONSTANT (1000000000))
+    return g_strdup_printf ("%.2f ms", ns / 1e6);
+  return g_strdup_printf ("%.3f s", ns / 1e9);
+}
+
+/* Names for uids, looked up once each (NSS may be slow: LDAP, sssd) and kept for the
+ * process's life; rows are formatted on the main thread only. */
+const char *
+fmv_user_name (guint32 uid)
+{
+  static GHashTable *names;
+  const char *name;
+
+  if (names == NULL)
+    names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  name = g_hash_table_lookup (names, GUINT_TO_POINTER (uid));
+  if (name == NULL)
+    {
+      struct passwd pw, *found = NULL;
+      char buf[4096];
+      char *text;
+
+      if (getpwuid_r (uid, &pw, buf, sizeof buf, &found) == 0 && found != NULL)
+        text = g_strdup (found->pw_name);
+      else
+        text = g_strdup_printf ("%u", uid);
+      g_hash_table_insert (names, GUINT_TO_POINTER (uid), text);
+      name = text;
+    }
+  return name;
 }
 
 char *
@@ -193,7 +247,7 @@ fmv_row_get_property (GObject    *object,
       g_value_take_string (value, fmv_format_time (ev.time_ns, FALSE));
       break;
     case PROP_PROCESS:
-      g_value_take_string (value, fmv_bytes_to_display (ev.comm, ev.comm_len));
+      g_value_take_string (value, fmv_row_dup_process (self));
       break;
     case PROP_PID:
       g_value_take_string (value, g_strdup_printf ("%u", ev.pid));
@@ -213,6 +267,18 @@ fmv_row_get_property (GObject    *object,
       break;
     case PROP_DETAIL:
       g_value_take_string (value, fmv_bytes_to_display (ev.detail, ev.detail_len));
+      break;
+    case PROP_DURATION:
+      g_value_take_string (value, fmv_format_duration (ev.duration_ns));
+      break;
+    case PROP_USER:
+      g_value_set_string (value, fmv_user_name (ev.uid));
+      break;
+    case PROP_TID:
+      g_value_take_string (value, g_strdup_printf ("%u", ev.tid));
+      break;
+    case PROP_PPID:
+      g_value_take_string (value, g_strdup_printf ("%u", ev.ppid));
       break;
     case PROP_FAILED:
       g_value_set_boolean (value, ev.result < 0);
@@ -250,6 +316,10 @@ fmv_row_class_init (FmvRowClass *klass)
   STRING_PROP (PROP_RESULT, "result");
   STRING_PROP (PROP_PATH, "path");
   STRING_PROP (PROP_DETAIL, "detail");
+  STRING_PROP (PROP_DURATION, "duration");
+  STRING_PROP (PROP_USER, "user");
+  STRING_PROP (PROP_TID, "tid");
+  STRING_PROP (PROP_PPID, "ppid");
 #undef STRING_PROP
   properties[PROP_FAILED] = g_param_spec_boolean ("failed", NULL, NULL, FALSE,
                                                   G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);

@@ -29,6 +29,12 @@ char *fmv_row_dup_time (FmvRow *self);
 char *fmv_row_dup_process (FmvRow *self);
 char *fmv_row_dup_path (FmvRow *self);
 
+/* "12.3 µs"; empty for 0 (unknown). */
+char *fmv_format_duration (guint64 ns);
+/* The user's name for @uid (the number when it has none), looked up once per uid; main
+ * thread only. */
+const char *fmv_user_name (guint32 uid);
+
 /* Formatting shared with the detail pane. */
 char *fmv_format_time (guint64 time_ns,
                        gboolean with_date);

@@ -87,6 +87,18 @@ make_entry (FmvStore  *store,
     case FMV_COLUMN_DETAIL:
       entry->str = ev.detail;
       break;
+    case FMV_COLUMN_DURATION:
+      entry->key = ev.duration_ns;
+      break;
+    case FMV_COLUMN_USER:
+      entry->key = ev.uid;
+      break;
+    case FMV_COLUMN_TID:
+      entry->key = ev.tid;
+      break;
+    case FMV_COLUMN_PPID:
+      entry->key = ev.ppid;
+      break;
     case FMV_COLUMN_NONE:
     case FMV_N_COLUMNS:
     default:

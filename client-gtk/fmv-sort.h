@@ -17,6 +17,10 @@ typedef enum {
   FMV_COLUMN_RESULT,
   FMV_COLUMN_PATH,
   FMV_COLUMN_DETAIL,
+  FMV_COLUMN_DURATION,
+  FMV_COLUMN_USER,        /* sorts by uid: names are resolved on the main thread only */
+  FMV_COLUMN_TID,
+  FMV_COLUMN_PPID,
   FMV_N_COLUMNS
 } FmvColumn;
 

@@ -1,6 +1,6 @@
 /* fmv-window-actions.c: what the window's buttons, menu items and shortcuts do: Start and
- * Stop (polkit may ask for a password), Clear, Open, Save, follow-tail, the detail pane,
- * and jumping between failed calls. */
+ * Stop (polkit may ask for a password), Clear, Open, Save (all events or those shown),
+ * follow-tail, the detail pane, and jumping between failed calls. */
 #include "config.h"
 
 #include <string.h>
@@ -52,7 +52,9 @@ fmv_window_update_actions (FmvWindow *self)
   set_enabled (self, "start", connected (self) && !running && !stopping);
   set_enabled (self, "stop", connected (self) && running);
   set_enabled (self, "toggle-capture", connected (self) && !stopping);
-  set_enabled (self, "save", !self->loading && (has_rows || connected (self)));
+  set_enabled (self, "save", !self->loading && has_rows);
+  set_enabled (self, "save-shown", !self->loading && has_rows &&
+               fmv_event_list_get_filter (self->list) != NULL);
   set_enabled (self, "clear", !self->loading);
   set_enabled (self, "reconnect", self->live != NULL);
 
@@ -174,9 +176,6 @@ clear_activated (GSimpleAction *action,
   FmvWindow *self = user_data;
   g_autoptr(FmvStore) store = fmv_store_new ();
 
-  /* Save after a Clear writes what came after it, as the list shows. */
-  if (self->live != NULL)
-    self->clear_seq = fmv_live_get_next_seq (self->live);
   fmv_window_set_store (self, store);
 }
 
@@ -229,15 +228,24 @@ open_activated (GSimpleAction *action,
 
 /* ---- Save ------------------------------------------------------------------------------- */
 
+/* Save writes what the window holds, never the daemon's buffer: that is what the user looks
+ * at, and the daemon's buffer may hold fewer (it is bounded) or other events (a Clear). */
 typedef struct {
   FmvWindow *window;
   GFile *file;
   FmFormat format;
+  gboolean shown_only;
+  int fd;
+  gulong busy_handler;
 } SaveRequest;
 
 static void
 save_request_free (SaveRequest *request)
 {
+  if (request->busy_handler != 0)
+    g_signal_handler_disconnect (request->window->list, request->busy_handler);
+  if (request->fd >= 0)
+    close (request->fd);
   g_clear_object (&request->window);
   g_clear_object (&request->file);
   g_free (request);
@@ -250,44 +258,40 @@ report_saved (SaveRequest  *request,
               guint64       written,
               const GError *error)
 {
+  FmvWindow *self = request->window;
   g_autofree char *name = g_file_get_basename (request->file);
   g_autofree char *text = NULL;
+  guint64 missed = self->live ? fmv_live_get_missed (self->live) : 0;
 
-  if (window_gone (request->window))
+  if (window_gone (self))
     return;
   if (error != NULL)
     {
-      if (g_error_matches (error, FM_ERROR, FM_ERROR_NOT_AUTHORIZED))
-        report_call_error (request->window, "save the capture", error);
-      else
-        {
-          text = g_strdup_printf ("Could not save %s: %s", name, error->message);
-          fmv_window_show_info (request->window, GTK_MESSAGE_ERROR, text);
-        }
+      text = g_strdup_printf ("Could not save %s: %s", name, error->message);
+      g_debug ("save failed: %s", text);
+      fmv_window_flash_status (self, NULL);
+      fmv_window_show_info (self, GTK_MESSAGE_ERROR, text);
       return;
     }
-  text = g_strdup_printf ("Saved %'" G_GUINT64_FORMAT " event%s to %s", written,
-                          written == 1 ? "" : "s", name);
-  fmv_window_flash_status (request->window, text);
+  text = g_strdup_printf ("Saved %'" G_GUINT64_FORMAT " %sevent%s to %s", written,
+                          request->shown_only ? "shown " : "", written == 1 ? "" : "s", name);
+  g_debug ("saved: %" G_GUINT64_FORMAT " %s", written, request->shown_only ? "shown" : "all");
+  /* The file holds what the window holds; if the window itself missed events, say so
+   * rather than let "saved" suggest the capture is complete. */
+  if (missed > 0)
+    {
+      g_autofree char *warning = g_strdup_printf ("%s. This window missed %'" G_GUINT64_FORMAT
+                                                  " events that filemond could not deliver to "
+                                                  "it; they are not in the file.", text, missed);
+      fmv_window_show_info (self, GTK_MESSAGE_WARNING, warning);
+    }
+  fmv_window_flash_status (self, text);
 }
 
 static void
-daemon_saved_cb (GObject      *source,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  g_autoptr(SaveRequest) request = user_data;
-  g_autoptr(GError) error = NULL;
-  guint64 written = 0;
-
-  fmv_live_save_finish (FMV_LIVE (source), result, &written, &error);
-  report_saved (request, written, error);
-}
-
-static void
-locally_saved_cb (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+saved_cb (GObject      *source,
+          GAsyncResult *result,
+          gpointer      user_data)
 {
   g_autoptr(SaveRequest) request = user_data;
   g_autoptr(GError) error = NULL;
@@ -298,6 +302,37 @@ locally_saved_cb (GObject      *source,
 }
 
 static void
+write_rows (SaveRequest *request)
+{
+  FmvWindow *self = request->window;
+  g_autoptr(GArray) rows = NULL;
+  int fd = request->fd;
+
+  /* The rows appended since the last update are part of "everything" but not yet of the
+   * list; take them in so that "shown" means what the filter lets through now. */
+  if (request->shown_only)
+    {
+      fmv_event_list_update_now (self->list);
+      rows = fmv_event_list_dup_shown_rows (self->list);
+    }
+  request->fd = -1;
+  fmv_capture_save_async (self->store, rows, fd, request->format, self->cancellable, saved_cb, request);
+}
+
+/* A refilter in progress: the list still shows the previous filter's rows. */
+static void
+list_busy_cb (FmvEventList *list,
+              GParamSpec   *pspec,
+              SaveRequest  *request)
+{
+  if (fmv_event_list_get_busy (list))
+    return;
+  g_signal_handler_disconnect (list, request->busy_handler);
+  request->busy_handler = 0;
+  write_rows (request);
+}
+
+static void
 created_cb (GObject      *source,
             GAsyncResult *result,
             gpointer      user_data)
@@ -305,55 +340,73 @@ created_cb (GObject      *source,
   SaveRequest *request = user_data;
   FmvWindow *self = request->window;
   g_autoptr(GError) error = NULL;
-  int fd;
 
-  fd = fmv_capture_create_finish (result, &error);
-  if (fd >= 0 && window_gone (self))
+  request->fd = fmv_capture_create_finish (result, &error);
+  if (window_gone (self))
     {
-      close (fd);
       save_request_free (request);
       return;
     }
-  if (fd < 0)
+  if (request->fd < 0)
     {
       report_saved (request, 0, error);
       save_request_free (request);
       return;
     }
-
-  /* Live: the daemon writes its buffer (everything since the last Clear) into our file,
-   * including what this window missed. Otherwise the window writes what it holds. */
-  if (connected (self))
-    fmv_live_save_async (self->live, fd, fm_format_to_string (request->format), self->clear_seq,
-                         NULL, daemon_saved_cb, request);
+  if (request->shown_only && fmv_event_list_get_busy (self->list))
+    request->busy_handler = g_signal_connect (self->list, "notify::busy", G_CALLBACK (list_busy_cb),
+                                              request);
   else
-    fmv_capture_save_async (self->store, fd, request->format, NULL, locally_saved_cb, request);
+    write_rows (request);
 }
 
 static void
 save_response_cb (GtkNativeDialog *dialog,
                   int              response,
-                  FmvWindow       *self)
+                  SaveRequest     *request)
 {
-  SaveRequest *request;
+  FmvWindow *self = request->window;
   const char *choice;
   g_autoptr(GFile) file = NULL;
 
   if (response == GTK_RESPONSE_ACCEPT)
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
   choice = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (dialog), "format");
-  request = g_new0 (SaveRequest, 1);
   if (choice == NULL || !fm_format_from_string (choice, &request->format))
     request->format = FM_FORMAT_JSONL;
   g_object_unref (dialog);
-  if (file == NULL)
+  if (file == NULL || window_gone (self))
     {
       save_request_free (request);
       return;
     }
-  request->window = g_object_ref (self);
   request->file = g_steal_pointer (&file);
   fmv_capture_create_async (request->file, self->cancellable, created_cb, request);
+}
+
+static void
+run_save_dialog (FmvWindow *self,
+                 gboolean   shown_only)
+{
+  GtkFileChooserNative *chooser;
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *name = g_date_time_format (now, "filemon-%Y%m%d-%H%M%S.jsonl");
+  const char *ids[] = { "jsonl", "text", "csv", NULL };
+  const char *labels[] = { "JSON Lines (lossless, can be opened again)", "Text", "CSV", NULL };
+  SaveRequest *request = g_new0 (SaveRequest, 1);
+
+  request->window = g_object_ref (self);
+  request->shown_only = shown_only;
+  request->fd = -1;
+  chooser = gtk_file_chooser_native_new (shown_only ? "Save the Events Shown" : "Save All Events",
+                                         GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                         "_Save", "_Cancel");
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (chooser), "format", "Format", ids, labels);
+  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (chooser), "format", "jsonl");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (save_response_cb), request);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
 static void
@@ -361,21 +414,15 @@ save_activated (GSimpleAction *action,
                 GVariant      *parameter,
                 gpointer       user_data)
 {
-  FmvWindow *self = user_data;
-  GtkFileChooserNative *chooser;
-  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
-  g_autofree char *name = g_date_time_format (now, "filemon-%Y%m%d-%H%M%S.jsonl");
-  const char *ids[] = { "jsonl", "text", "csv", NULL };
-  const char *labels[] = { "JSON Lines (lossless, can be opened again)", "Text", "CSV", NULL };
+  run_save_dialog (user_data, FALSE);
+}
 
-  chooser = gtk_file_chooser_native_new ("Save Capture", GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel");
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
-  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (chooser), "format", "Format", ids, labels);
-  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (chooser), "format", "jsonl");
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_signal_connect (chooser, "response", G_CALLBACK (save_response_cb), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+static void
+save_shown_activated (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  run_save_dialog (user_data, TRUE);
 }
 
 /* ---- view ------------------------------------------------------------------------------- */
@@ -386,10 +433,37 @@ follow_changed (GSimpleAction *action,
                 gpointer       user_data)
 {
   FmvWindow *self = user_data;
+  gboolean follow = g_variant_get_boolean (state);
 
   g_simple_action_set_state (action, state);
-  if (g_variant_get_boolean (state))
-    fmv_window_follow_now (self);
+  if (follow)
+    {
+      /* Following means watching the newest rows, not one pinned row (see
+       * selected_item_cb in fmv-window.c). */
+      gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+      fmv_window_follow_now (self);
+    }
+  fmv_window_update_follow_state (self);
+}
+
+static void
+add_filter_term_activated (GSimpleAction *action,
+                           GVariant      *parameter,
+                           gpointer       user_data)
+{
+  fmv_window_add_filter_term (user_data, g_variant_get_string (parameter, NULL));
+}
+
+static void
+hide_monitor_changed (GSimpleAction *action,
+                      GVariant      *state,
+                      gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+
+  g_simple_action_set_state (action, state);
+  g_debug ("hide monitor: %s", g_variant_get_boolean (state) ? "on" : "off");
+  fmv_window_refilter (self);
 }
 
 static void
@@ -455,10 +529,13 @@ static const GActionEntry window_actions[] = {
   { .name = "clear", .activate = clear_activated },
   { .name = "open", .activate = open_activated },
   { .name = "save", .activate = save_activated },
+  { .name = "save-shown", .activate = save_shown_activated },
   { .name = "follow", .state = "true", .change_state = follow_changed },
   /* Start options (the menu beside Start). */
   { .name = "backend", .parameter_type = "s", .state = "'auto'" },
   { .name = "failed-only", .state = "false" },
+  { .name = "add-filter-term", .parameter_type = "s", .activate = add_filter_term_activated },
+  { .name = "hide-monitor", .state = "true", .change_state = hide_monitor_changed },
   { .name = "show-details", .state = "false", .change_state = show_details_changed },
   { .name = "next-failure", .activate = next_failure_activated },
   { .name = "previous-failure", .activate = previous_failure_activated },

@@ -37,6 +37,10 @@ struct _FmvWindow
   GtkColumnViewColumn *result_column;
   GtkColumnViewColumn *path_column;
   GtkColumnViewColumn *detail_column;
+  GtkColumnViewColumn *duration_column;
+  GtkColumnViewColumn *user_column;
+  GtkColumnViewColumn *tid_column;
+  GtkColumnViewColumn *ppid_column;
   GtkLabel *empty_label;
   FmvDetail *detail;
   GtkImage *status_icon;
@@ -44,6 +48,7 @@ struct _FmvWindow
   GtkLabel *status_description;
   GtkWidget *status_retry_button;
   GtkLabel *counts_label;
+  GtkLabel *follow_label;
   GtkLabel *dropped_label;
   GtkLabel *backend_label;
 
@@ -55,7 +60,6 @@ struct _FmvWindow
   GFile *file;                /* the capture shown, if any */
   GCancellable *cancellable;  /* loads and saves of this window */
   gboolean loading;
-  guint64 clear_seq;          /* first sequence number after the last Clear */
 
   /* selection kept across a refilter */
   gboolean resetting;
@@ -67,6 +71,7 @@ struct _FmvWindow
   GObject *probe_a;
   GObject *probe_b;
 
+  GtkWidget *row_menu;        /* the rows' context menu, a child of column_view */
   GtkWidget *list_view;       /* the column view's inner list, for scrolling */
   guint scroll_tick;
   guint follow_tick;
@@ -83,6 +88,7 @@ void fmv_window_flash_status (FmvWindow  *self,
                               const char *text);
 void fmv_window_update_status (FmvWindow *self);
 void fmv_window_update_empty_label (FmvWindow *self);
+void fmv_window_update_follow_state (FmvWindow *self);
 
 /* fmv-window.c */
 void fmv_window_scroll_to (FmvWindow *self,
@@ -95,6 +101,13 @@ void fmv_window_set_store (FmvWindow *self,
 void fmv_window_set_follow (FmvWindow *self,
                             gboolean   follow);
 gboolean fmv_window_get_follow (FmvWindow *self);
+gboolean fmv_window_get_hide_monitor (FmvWindow *self);
+/* Applies the filter entry's text (and the hiding of filemon's own activity) again. */
+void fmv_window_refilter (FmvWindow *self);
+
+/* ANDs @term into the filter entry's text and applies it. */
+void fmv_window_add_filter_term (FmvWindow  *self,
+                                 const char *term);
 
 /* fmv-window-actions.c */
 void fmv_window_install_actions (FmvWindow *self);

@@ -30,12 +30,18 @@ status_message_timeout_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* A short-lived message in the status bar ("Saved 1,204 events"). */
+/* A short-lived message in the status bar ("Saved 1,204 events"); NULL takes the current
+ * one away at once (a failure must not sit beside an earlier "Saved"). */
 void
 fmv_window_flash_status (FmvWindow  *self,
                          const char *text)
 {
   g_clear_handle_id (&self->status_message_source, g_source_remove);
+  if (text == NULL)
+    {
+      fmv_window_update_status (self);
+      return;
+    }
   gtk_label_set_label (self->counts_label, text);
   self->status_message_source = g_timeout_add_seconds (4, status_message_timeout_cb, self);
 }
@@ -121,6 +127,25 @@ fmv_window_update_empty_label (FmvWindow *self)
     gtk_label_set_label (self->empty_label, text);
 }
 
+/* Whether new rows pull the view, said in words beside the toggle's icon. Only a live
+ * window has new rows to follow. */
+void
+fmv_window_update_follow_state (FmvWindow *self)
+{
+  gboolean follow = fmv_window_get_follow (self);
+  const char *text = follow ? "Following new events" : "Paused · End follows again";
+
+  gtk_widget_set_visible (GTK_WIDGET (self->follow_label), self->live != NULL);
+  if (follow)
+    gtk_widget_remove_css_class (GTK_WIDGET (self->follow_label), "warning");
+  else
+    gtk_widget_add_css_class (GTK_WIDGET (self->follow_label), "warning");
+  /* The Xvfb tests read this line. */
+  if (g_strcmp0 (gtk_label_get_label (self->follow_label), text) != 0)
+    g_debug ("follow: %s", follow ? "on" : "off");
+  gtk_label_set_label (self->follow_label, text);
+}
+
 void
 fmv_window_update_status (FmvWindow *self)
 {
@@ -133,6 +158,9 @@ fmv_window_update_status (FmvWindow *self)
     {
       if (self->loading)
         counts = g_strdup ("Opening…");
+      else if (fmv_event_list_get_busy (self->list))
+        /* The rows shown are still the previous filter's: no count of them is true yet. */
+        counts = g_strdup_printf ("Filtering %'u events…", total);
       else if (shown == total)
         counts = g_strdup_printf ("%'u event%s", total, total == 1 ? "" : "s");
       else
@@ -191,5 +219,6 @@ fmv_window_update_status (FmvWindow *self)
 
   update_pages (self);
   fmv_window_update_empty_label (self);
+  fmv_window_update_follow_state (self);
   fmv_window_update_actions (self);
 }

@@ -4,6 +4,9 @@
  */
 #include "config.h"
 
+#include <unistd.h>
+
+#include "fm-filter.h"
 #include "fmv-capture.h"
 #include "fmv-cells.h"
 #include "fmv-filter-term.h"
@@ -25,6 +28,10 @@ get_columns (FmvWindow           *self,
   columns[FMV_COLUMN_RESULT] = self->result_column;
   columns[FMV_COLUMN_PATH] = self->path_column;
   columns[FMV_COLUMN_DETAIL] = self->detail_column;
+  columns[FMV_COLUMN_DURATION] = self->duration_column;
+  columns[FMV_COLUMN_USER] = self->user_column;
+  columns[FMV_COLUMN_TID] = self->tid_column;
+  columns[FMV_COLUMN_PPID] = self->ppid_column;
 }
 
 /* ---- info bar --------------------------------------------------------------------------- */
@@ -212,9 +219,17 @@ selected_item_cb (GtkSingleSelection *selection,
                   GParamSpec         *pspec,
                   FmvWindow          *self)
 {
+  gpointer item;
+
   if (self->resetting)
     return;
-  fmv_detail_set_row (self->detail, gtk_single_selection_get_selected_item (selection));
+  item = gtk_single_selection_get_selected_item (selection);
+  fmv_detail_set_row (self->detail, item);
+  /* A selected row must stay under the pointer: following would slide it away. Turning
+   * following back on drops the selection (fmv_window_update_follow_state), so a selection
+   * and following never coexist and a refilter restoring the selection changes nothing. */
+  if (item != NULL && fmv_window_get_follow (self))
+    fmv_window_set_follow (self, FALSE);
 }
 
 static void
@@ -225,7 +240,7 @@ busy_cb (FmvEventList *list,
   gboolean busy = fmv_event_list_get_busy (list);
 
   gtk_spinner_set_spinning (self->busy_spinner, busy);
-  fmv_window_update_empty_label (self);
+  fmv_window_update_status (self);
 }
 
 void
@@ -353,17 +368,62 @@ show_filter_error (FmvWindow    *self,
     }
 }
 
+/* The monitor's own activity, hidden by default as Process Monitor hides its own: the
+ * programs of filemon by name and this viewer by pid (its other threads, gdbus, gmain and
+ * pool workers, carry other names). */
+static char *
+monitor_filter (void)
+{
+  return g_strdup_printf ("not (comm=filemond or comm=filemonctl or comm=filemon-viewer or "
+                          "pid=%d)", (int) getpid ());
+}
+
 static void
 filter_changed_cb (GtkSearchEntry *entry,
                    FmvWindow      *self)
 {
   g_autoptr(GError) error = NULL;
+  g_autoptr(FmFilter) check = NULL;
+  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry))));
+  g_autofree char *applied = NULL;
 
-  if (!fmv_event_list_set_filter (self->list, gtk_editable_get_text (GTK_EDITABLE (entry)), &error))
+  /* The Xvfb tests read this line. */
+  g_debug ("filter entry: %s", text);
+  /* The user's text alone first, so that an error's column points into what they typed. */
+  check = fm_filter_new (text, &error);
+  if (check == NULL)
+    {
+      show_filter_error (self, error);
+      fmv_window_update_empty_label (self);
+      return;
+    }
+  if (fmv_window_get_hide_monitor (self))
+    {
+      g_autofree char *own = monitor_filter ();
+
+      applied = *text != '\0' ? g_strdup_printf ("(%s) and %s", text, own) : g_steal_pointer (&own);
+    }
+  else
+    applied = g_steal_pointer (&text);
+  if (!fmv_event_list_set_filter (self->list, applied, &error))
     show_filter_error (self, error);
   else
     show_filter_error (self, NULL);
   fmv_window_update_empty_label (self);
+}
+
+gboolean
+fmv_window_get_hide_monitor (FmvWindow *self)
+{
+  g_autoptr(GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (self), "hide-monitor");
+
+  return state != NULL && g_variant_get_boolean (state);
+}
+
+void
+fmv_window_refilter (FmvWindow *self)
+{
+  filter_changed_cb (self->filter_entry, self);
 }
 
 static void
@@ -490,6 +550,114 @@ fmv_window_open_file (FmvWindow *self,
   fmv_capture_load_async (file, self->cancellable, load_done_cb, g_object_ref (self));
 }
 
+/* ---- the rows' context menu -------------------------------------------------------------- */
+
+static FmvTermField
+column_term_field (FmvColumn column)
+{
+  switch (column)
+    {
+    case FMV_COLUMN_PROCESS:
+      return FMV_TERM_COMM;
+    case FMV_COLUMN_PID:
+      return FMV_TERM_PID;
+    case FMV_COLUMN_TID:
+      return FMV_TERM_TID;
+    case FMV_COLUMN_PPID:
+      return FMV_TERM_PPID;
+    case FMV_COLUMN_USER:
+      return FMV_TERM_UID;
+    case FMV_COLUMN_SYSCALL:
+      return FMV_TERM_SYSCALL;
+    case FMV_COLUMN_RESULT:
+      return FMV_TERM_RESULT;
+    case FMV_COLUMN_PATH:
+      return FMV_TERM_PATH;
+    case FMV_COLUMN_TIME:
+    case FMV_COLUMN_DURATION:
+    case FMV_COLUMN_DETAIL:
+    case FMV_COLUMN_NONE:
+    case FMV_N_COLUMNS:
+    default:
+      return FMV_TERM_NONE;   /* values too fine-grained to filter on one */
+    }
+}
+
+static void
+add_filter_item (GMenu      *menu,
+                 const char *label,
+                 const char *term)
+{
+  g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
+
+  g_menu_item_set_action_and_target_value (item, "win.add-filter-term", g_variant_new_string (term));
+  g_menu_append_item (menu, item);
+}
+
+/* Include / Exclude <value> of the clicked cell's column, and the events before or after
+ * this one; each edits the filter entry's text, so the entry shows what happened. */
+static void
+cell_menu_cb (GtkWidget *cell,
+              GObject   *item,
+              FmvColumn  column,
+              double     x,
+              double     y)
+{
+  FmvWindow *self = FMV_WINDOW (gtk_widget_get_root (cell));
+  FmvRow *row = FMV_ROW (item);
+  g_autoptr(GMenu) menu = g_menu_new ();
+  g_autoptr(GMenu) values = g_menu_new ();
+  g_autoptr(GMenu) range = g_menu_new ();
+  g_autofree char *term = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  graphene_point_t at;
+  FmEvent ev;
+
+  fmv_row_get_event (row, &ev);
+  term = fmv_filter_term (column_term_field (column), &ev);
+  if (term != NULL)
+    {
+      g_autofree char *include = g_strdup_printf ("Include %s", term);
+      g_autofree char *exclude = g_strdup_printf ("Exclude %s", term);
+      g_autofree char *not_term = g_strdup_printf ("not %s", term);
+
+      add_filter_item (values, include, term);
+      add_filter_item (values, exclude, not_term);
+      g_menu_append_section (menu, NULL, G_MENU_MODEL (values));
+    }
+  before = g_strdup_printf ("seq>=%" G_GUINT64_FORMAT, ev.seq);
+  after = g_strdup_printf ("seq<=%" G_GUINT64_FORMAT, ev.seq);
+  add_filter_item (range, "Exclude Events Before This One", before);
+  add_filter_item (range, "Exclude Events After This One", after);
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (range));
+
+  if (!gtk_widget_compute_point (cell, GTK_WIDGET (self->column_view),
+                                 &GRAPHENE_POINT_INIT ((float) x, (float) y), &at))
+    return;
+  gtk_popover_menu_set_menu_model (GTK_POPOVER_MENU (self->row_menu), G_MENU_MODEL (menu));
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->row_menu),
+                               &(GdkRectangle) { (int) at.x, (int) at.y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->row_menu));
+}
+
+void
+fmv_window_add_filter_term (FmvWindow  *self,
+                            const char *term)
+{
+  detail_filter_requested_cb (self->detail, term, self);
+}
+
+/* The Xvfb tests read this line. */
+static void
+column_visible_cb (GtkColumnViewColumn *column,
+                   GParamSpec          *pspec,
+                   gpointer             user_data)
+{
+  g_debug ("column %s: %s", gtk_column_view_column_get_title (column),
+           gtk_column_view_column_get_visible (column) ? "shown" : "hidden");
+}
+
 /* ---- construction ----------------------------------------------------------------------- */
 
 static void
@@ -517,6 +685,14 @@ key_pressed_cb (GtkEventControllerKey *controller,
                 GdkModifierType        state,
                 FmvWindow             *self)
 {
+  /* End resumes following (the list's own End would select the last row, which stops it:
+   * a row that is the last one now is not the last one a moment later). */
+  if ((keyval == GDK_KEY_End || keyval == GDK_KEY_KP_End) &&
+      (state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK)) == 0)
+    {
+      fmv_window_set_follow (self, TRUE);
+      return TRUE;
+    }
   if (keyval == GDK_KEY_Up || keyval == GDK_KEY_Page_Up || keyval == GDK_KEY_Home ||
       keyval == GDK_KEY_KP_Up || keyval == GDK_KEY_KP_Page_Up || keyval == GDK_KEY_KP_Home)
     scrolled_up_cb (self);
@@ -553,6 +729,7 @@ fmv_window_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   g_clear_handle_id (&self->status_message_source, g_source_remove);
+  g_clear_pointer (&self->row_menu, gtk_widget_unparent);
   if (self->scroll_tick != 0)
     gtk_widget_remove_tick_callback (self->list_view, self->scroll_tick);
   self->scroll_tick = 0;
@@ -608,6 +785,10 @@ fmv_window_class_init (FmvWindowClass *klass)
   CHILD (result_column);
   CHILD (path_column);
   CHILD (detail_column);
+  CHILD (duration_column);
+  CHILD (user_column);
+  CHILD (tid_column);
+  CHILD (ppid_column);
   CHILD (empty_label);
   CHILD (detail);
   CHILD (status_icon);
@@ -615,6 +796,7 @@ fmv_window_class_init (FmvWindowClass *klass)
   CHILD (status_description);
   CHILD (status_retry_button);
   CHILD (counts_label);
+  CHILD (follow_label);
   CHILD (dropped_label);
   CHILD (backend_label);
 #undef CHILD
@@ -651,11 +833,26 @@ fmv_window_init (FmvWindow *self)
   g_signal_connect (self->selection, "notify::selected-item", G_CALLBACK (selected_item_cb), self);
 
   get_columns (self, columns);
-  fmv_cells_set_factories (columns);
+  fmv_cells_set_factories (columns, cell_menu_cb);
+  self->row_menu = gtk_popover_menu_new_from_model (NULL);
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->row_menu), FALSE);
+  gtk_widget_set_halign (self->row_menu, GTK_ALIGN_START);
+  gtk_widget_set_parent (self->row_menu, GTK_WIDGET (self->column_view));
+  /* The column chooser (Columns in the main menu): an action per column for its visibility. */
+  for (FmvColumn c = 0; c < FMV_N_COLUMNS; c++)
+    {
+      g_autofree char *name = g_strdup_printf ("column-%s", fmv_cells_get_name (c));
+      g_autoptr(GPropertyAction) action = g_property_action_new (name, columns[c], "visible");
+
+      g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
+      g_signal_connect (columns[c], "notify::visible", G_CALLBACK (column_visible_cb), NULL);
+    }
   setup_sorting (self);
   setup_follow_breakers (self);
   fmv_window_install_actions (self);
   gtk_search_entry_set_key_capture_widget (self->filter_entry, GTK_WIDGET (self->column_view));
+  /* filemon's own activity is hidden from the start. */
+  fmv_window_refilter (self);
 }
 
 FmvWindow *

@@ -2,6 +2,7 @@
  * sorted event list, capture files and "filter on this value" terms. */
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -376,6 +377,14 @@ compare_texts (FmvRow *a, FmvRow *b, FmvColumn column)
       return strcmp (ea.path, eb.path);
     case FMV_COLUMN_DETAIL:
       return strcmp (ea.detail, eb.detail);
+    case FMV_COLUMN_DURATION:
+      return (ea.duration_ns > eb.duration_ns) - (ea.duration_ns < eb.duration_ns);
+    case FMV_COLUMN_USER:
+      return (ea.uid > eb.uid) - (ea.uid < eb.uid);
+    case FMV_COLUMN_TID:
+      return (ea.tid > eb.tid) - (ea.tid < eb.tid);
+    case FMV_COLUMN_PPID:
+      return (ea.ppid > eb.ppid) - (ea.ppid < eb.ppid);
     case FMV_COLUMN_NONE:
     case FMV_N_COLUMNS:
     default:
@@ -524,13 +533,28 @@ save_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   *out = g_object_ref (result);
 }
 
+/* Runs a save to the end; returns what fmv_capture_save_finish() says. */
+static gboolean
+save_rows (FmvStore  *store,
+           GArray    *rows,
+           int        fd,
+           guint64   *written,
+           GError   **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  fmv_capture_save_async (store, rows, fd, FM_FORMAT_JSONL, NULL, save_done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return fmv_capture_save_finish (result, written, error);
+}
+
 static void
 test_capture_round_trip (void)
 {
   g_autoptr(FmvStore) store = store_with (3000);
   g_autoptr(FmvStore) back = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
   g_autofree char *path = NULL;
   g_autoptr(GFile) file = NULL;
   FmEvent odd = { .seq = 9999, .syscall_nr = 257, .result = -13 };
@@ -543,10 +567,7 @@ test_capture_round_trip (void)
 
   fd = g_file_open_tmp ("fmv-test-XXXXXX.jsonl", &path, &error);
   g_assert_no_error (error);
-  fmv_capture_save_async (store, fd, FM_FORMAT_JSONL, NULL, save_done_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_true (fmv_capture_save_finish (result, &written, &error));
+  g_assert_true (save_rows (store, NULL, fd, &written, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (written, ==, 3001);
 
@@ -564,6 +585,101 @@ test_capture_round_trip (void)
       g_assert_true (fm_event_equal (&a, &b));
     }
   g_unlink (path);
+}
+
+/* "Save the events shown" writes exactly the rows the filtered, sorted list shows, in its
+ * order. */
+static void
+test_capture_saves_the_rows_shown (void)
+{
+  g_autoptr(FmvStore) store = store_with (3000);
+  g_autoptr(FmvEventList) list = fmv_event_list_new (store);
+  g_autoptr(GArray) rows = NULL;
+  g_autoptr(FmvStore) back = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  guint64 written = 0;
+  int fd;
+
+  g_assert_true (fmv_event_list_set_filter (list, "result<0", NULL));
+  fmv_event_list_set_sort (list, FMV_COLUMN_PATH, TRUE);
+  fmv_event_list_wait (list);
+  rows = fmv_event_list_dup_shown_rows (list);
+  g_assert_cmpuint (rows->len, ==, g_list_model_get_n_items (G_LIST_MODEL (list)));
+  g_assert_cmpuint (rows->len, >, 0);
+  g_assert_cmpuint (rows->len, <, 3000);
+
+  fd = g_file_open_tmp ("fmv-test-XXXXXX.jsonl", &path, &error);
+  g_assert_no_error (error);
+  g_assert_true (save_rows (store, rows, fd, &written, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (written, ==, rows->len);
+
+  file = g_file_new_for_path (path);
+  back = fmv_capture_load (file, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (fmv_store_get_n_rows (back), ==, rows->len);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      FmEvent a, b;
+
+      fmv_store_get_event (store, fmv_event_list_get_row (list, i), &a);
+      fmv_store_get_event (back, i, &b);
+      g_assert_true (fm_event_equal (&a, &b));
+    }
+  g_unlink (path);
+}
+
+/* A save that cannot write everything fails and says how many of how many made it. */
+static void
+test_capture_save_reports_short_writes (void)
+{
+  g_autoptr(FmvStore) store = store_with (3000);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *count = g_strdup_printf ("of %'u events written", 3000);
+  guint64 written = 99;
+  int fd = open ("/dev/full", O_WRONLY | O_CLOEXEC);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_false (save_rows (store, NULL, fd, &written, &error));
+  g_assert_nonnull (error);
+  g_assert_cmpuint (written, <, 3000);
+  g_assert_nonnull (strstr (error->message, count));
+}
+
+/* The columns added for Process Monitor users: duration, user name, tid, ppid, and a
+ * thread that named itself said to be a thread of its process. */
+static void
+test_row_shows_duration_user_tid_ppid_and_threads (void)
+{
+  g_autoptr(FmvStore) store = fmv_store_new ();
+  g_autoptr(FmvRow) leader = NULL;
+  g_autoptr(FmvRow) thread = NULL;
+  FmEvent a = { .seq = 1, .pid = 700, .tid = 700, .ppid = 1, .uid = 0, .duration_ns = 12345 };
+  FmEvent b = { .seq = 2, .pid = 700, .tid = 703, .ppid = 1, .uid = 4294967, .duration_ns = 0 };
+  g_autofree char *duration = NULL, *user = NULL, *tid = NULL, *ppid = NULL, *process = NULL;
+  g_autofree char *thread_process = NULL, *unknown_duration = NULL, *unknown_user = NULL;
+
+  fm_event_set_strings (&a, "firefox", "/etc/hosts", NULL, NULL);
+  fm_event_set_strings (&b, "gdbus", "/etc/hosts", NULL, NULL);
+  g_assert_true (fmv_store_append (store, &a, NULL));
+  g_assert_true (fmv_store_append (store, &b, NULL));
+  leader = fmv_row_new (store, 0);
+  thread = fmv_row_new (store, 1);
+  g_object_get (leader, "duration", &duration, "user", &user, "tid", &tid, "ppid", &ppid,
+                "process", &process, NULL);
+  g_assert_cmpstr (duration, ==, "12.3 µs");
+  g_assert_cmpstr (user, ==, "root");
+  g_assert_cmpstr (tid, ==, "700");
+  g_assert_cmpstr (ppid, ==, "1");
+  g_assert_cmpstr (process, ==, "firefox");
+  g_object_get (thread, "process", &thread_process, "duration", &unknown_duration,
+                "user", &unknown_user, NULL);
+  g_assert_cmpstr (thread_process, ==, "gdbus (thread of 700)");
+  g_assert_cmpstr (unknown_duration, ==, "");
+  g_assert_cmpstr (unknown_user, ==, "4294967");
+  g_assert_true (fmv_user_name (0) == fmv_user_name (0));
 }
 
 static char *
@@ -700,7 +816,11 @@ main (int argc, char *argv[])
   g_test_add_func ("/viewer/list/finds-failures-both-ways", test_list_finds_failures_both_ways);
   g_test_add_func ("/viewer/list/find-row-maps-back", test_list_find_row_maps_back);
   g_test_add_func ("/viewer/list/set-store-replaces-rows", test_list_set_store_replaces_rows);
+  g_test_add_func ("/viewer/row/shows-duration-user-tid-ppid-and-threads",
+                   test_row_shows_duration_user_tid_ppid_and_threads);
   g_test_add_func ("/viewer/capture/round-trip", test_capture_round_trip);
+  g_test_add_func ("/viewer/capture/saves-the-rows-shown", test_capture_saves_the_rows_shown);
+  g_test_add_func ("/viewer/capture/save-reports-short-writes", test_capture_save_reports_short_writes);
   g_test_add_func ("/viewer/capture/skips-and-counts-bad-lines", test_capture_skips_and_counts_bad_lines);
   g_test_add_func ("/viewer/capture/refuses-other-files", test_capture_refuses_other_files);
   g_test_add_func ("/viewer/terms/match-their-event-only", test_terms_match_their_event_only);

@@ -7,17 +7,7 @@
 set -uo pipefail
 . "$(dirname "$0")/viewer-lib.sh"
 
-tmp=$(mktemp -d)
-out=$FILEMON_BUILD_DIR/tests/gui
-cleanup() {
-  stop_viewer
-  stop_xvfb
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-# No system bus at all: the file view must not need one.
-export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$tmp/no-such-bus
+begin_file_test
 
 "$FILEMON_BUILD_DIR/tests/gui/fmv-make-capture" 3000 "$tmp/capture.jsonl" || fail "cannot make a capture"
 start_xvfb "$tmp"

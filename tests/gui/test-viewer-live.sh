@@ -44,6 +44,23 @@ wait_for_status "$tmp" "240 events" 60
 check_list_shows "$tmp" 240
 cp "$tmp/live-running.png" "$out/viewer-live.png"
 
+# Following: on from the start; a click on a row stops it (the row must stay under the
+# pointer), End resumes it, and the follow toggle stops it again.
+grep -q 'follow: on' "$tmp/viewer.log" || fail "a live window does not follow at first"
+n_off=$(grep -c 'follow: off' "$tmp/viewer.log")
+xdotool mousemove 300 200 click 1
+wait_for_log_count "$tmp" 'follow: off' $((n_off + 1)) 60
+park_pointer
+screenshot "$tmp/live-paused.png"
+cp "$tmp/live-paused.png" "$out/viewer-paused.png"
+n_on=$(grep -c 'follow: on' "$tmp/viewer.log")
+viewer_key End
+wait_for_log_count "$tmp" 'follow: on' $((n_on + 1)) 60
+viewer_key ctrl+End
+wait_for_log_count "$tmp" 'follow: off' $((n_off + 2)) 60
+viewer_key ctrl+End
+wait_for_log_count "$tmp" 'follow: on' $((n_on + 2)) 60
+
 viewer_key ctrl+e
 wait_state idle 60
 park_pointer

@@ -55,6 +55,22 @@ start_viewer() {
   VIEWER_PID=$!
 }
 
+# begin_file_test: for a test of the viewer without a daemon: a temp dir ($tmp, removed at
+# exit along with the viewer and Xvfb), the screenshot directory ($out), and no system bus
+# at all (the file view must not need one).
+begin_file_test() {
+  tmp=$(mktemp -d)
+  out=$FILEMON_BUILD_DIR/tests/gui
+  trap end_file_test EXIT
+  export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$tmp/no-such-bus
+}
+
+end_file_test() {
+  stop_viewer
+  stop_xvfb
+  rm -rf "$tmp"
+}
+
 stop_viewer() {
   [ -n "${VIEWER_PID:-}" ] || return 0
   kill -TERM -- "-$VIEWER_PID" 2>/dev/null
@@ -117,6 +133,19 @@ wait_for_log() {
   fail "the viewer's log has no '$pattern' after ${timeout}s"
 }
 
+# wait_for_log_count DIR PATTERN N TIMEOUT: until the viewer's debug log has N lines
+# matching the grep PATTERN (the Nth time something happened), or fails.
+wait_for_log_count() {
+  local dir=$1 pattern=$2 n=$3 timeout=$4 start=$SECONDS
+  while [ $((SECONDS - start)) -lt "$timeout" ]; do
+    viewer_alive || { cat "$dir/viewer.log" >&2; fail "the viewer exited"; }
+    [ "$(grep -c -- "$pattern" "$dir/viewer.log")" -ge "$n" ] && return 0
+    sleep 0.2
+  done
+  cat "$dir/viewer.log" >&2
+  fail "the viewer's log has fewer than $n '$pattern' after ${timeout}s"
+}
+
 # wait_for_window DIR NAME TIMEOUT: screenshots until the screen is not blank (the window
 # is drawn), or fails; the last one is DIR/NAME.png.
 wait_for_window() {
@@ -129,6 +158,22 @@ wait_for_window() {
     sleep 0.2
   done
   fail "$name: the screen is still blank after ${timeout}s (standard deviation $sd)"
+}
+
+# wait_for_change DIR NAME TIMEOUT: screenshots until the screen differs from DIR/NAME.png
+# (a menu opened, a page slid in), or fails; DIR/NAME.png is then the new screen.
+wait_for_change() {
+  local dir=$1 name=$2 timeout=$3 start=$SECONDS diff
+  while [ $((SECONDS - start)) -lt "$timeout" ]; do
+    screenshot "$dir/$name-new.png"
+    diff=$(/usr/bin/compare -metric AE "$dir/$name.png" "$dir/$name-new.png" null: 2>&1)
+    if [ "${diff%% *}" != 0 ]; then
+      mv "$dir/$name-new.png" "$dir/$name.png"
+      return 0
+    fi
+    sleep 0.2
+  done
+  fail "$name: the screen did not change in ${timeout}s"
 }
 
 # last_status DIR: the status bar's last text ("240 events", "Showing 3 of 240 events").
@@ -187,9 +232,11 @@ wait_state() {
 }
 
 # viewer_key KEYS: a key press into the viewer's window (no window manager: focus it first).
+# The window is found by its title: VIEWER_TITLE, "File Activity" for a live window (a
+# window showing a capture file is titled with the file's name).
 viewer_key() {
   local win
-  win=$(xdotool search --sync --onlyvisible --name 'File Activity' | head -n 1)
+  win=$(xdotool search --sync --onlyvisible --name "${VIEWER_TITLE:-File Activity}" | head -n 1)
   [ -n "$win" ] || fail "no viewer window to type into"
   xdotool windowfocus --sync "$win" key --clearmodifiers "$@"
 }

@@ -1,0 +1,45 @@
+#!/bin/bash
+# test-viewer-own-activity.sh: under Xvfb, the viewer hides filemon's own activity
+# (filemond, filemonctl, filemon-viewer) by default, says so with its "Hide filemon" toggle,
+# and shows it after Ctrl+H; the user's filter is applied on top, unchanged in the entry.
+#   test-viewer-own-activity.sh   (FILEMON_BUILD_DIR set)
+set -uo pipefail
+. "$(dirname "$0")/viewer-lib.sh"
+
+begin_file_test
+
+# A capture in which three of its programs are filemon's own.
+"$FILEMON_BUILD_DIR/tests/gui/fmv-make-capture" 3000 "$tmp/made.jsonl" || fail "cannot make a capture"
+sed -e 's/"comm":"sshd"/"comm":"filemond"/' -e 's/"comm":"bash"/"comm":"filemonctl"/' \
+    -e 's/"comm":"make"/"comm":"filemon-viewer"/' "$tmp/made.jsonl" > "$tmp/capture.jsonl"
+n_own=$(grep -c -E '"comm":"(filemond|filemonctl|filemon-viewer)"' "$tmp/capture.jsonl")
+n_other=$((3000 - n_own))
+[ "$n_own" -gt 0 ] && [ "$n_other" -gt 0 ] || fail "the capture has $n_own events of filemon"
+n_own_failed=$(grep -E '"comm":"(filemond|filemonctl|filemon-viewer)"' "$tmp/capture.jsonl" | grep -c '"result":-')
+n_failed=$(grep -c '"result":-' "$tmp/capture.jsonl")
+
+start_xvfb "$tmp"
+VIEWER_TITLE=capture.jsonl
+start_viewer "$tmp" root "$tmp/capture.jsonl"
+wait_for_log "$tmp" "list shows $n_other of 3000 events" 60
+park_pointer
+wait_for_window "$tmp" own-hidden 60
+cp "$tmp/own-hidden.png" "$out/viewer-own-activity-hidden.png"
+
+viewer_key ctrl+h
+wait_for_log "$tmp" 'hide monitor: off' 60
+wait_for_log "$tmp" "list shows 3000 of 3000 events" 60
+
+# The user's filter alone, then with the hiding again.
+viewer_key ctrl+f
+xdotool type --delay 20 'result<0'
+wait_for_log "$tmp" "list shows $n_failed of 3000 events" 60
+viewer_key ctrl+h
+wait_for_log "$tmp" 'hide monitor: on' 60
+wait_for_log "$tmp" "list shows $((n_failed - n_own_failed)) of 3000 events" 60
+stop_viewer
+
+if grep -E 'CRITICAL|WARNING' "$tmp/viewer.log"; then
+  fail "the viewer logged warnings"
+fi
+echo PASS
