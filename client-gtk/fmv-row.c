@@ -4,6 +4,7 @@
 
 #include <pwd.h>
 
+#include "fm-escape.h"
 #include "fm-syscalls.h"
 #include "fmv-row.h"
 
@@ -40,25 +41,26 @@ char *
 fmv_bytes_to_display (const char *bytes,
                       gsize       len)
 {
-  GString *out;
-  const char *p = bytes;
-  const char *end = bytes + len;
-  const char *invalid;
+  const guchar *p = (const guchar *) bytes;
+  const guchar *end = p + len;
+  GString *out = g_string_sized_new (len);
 
-  if (g_utf8_validate_len (bytes, len, NULL))
-    return g_strndup (bytes, len);
-
-  out = g_string_sized_new (len + 16);
+  /* the rule every other text form follows (common/fm-escape.h): a control or bidi
+   * character in a name would otherwise act on the list, or reorder the row around it */
   while (p < end)
     {
-      if (g_utf8_validate_len (p, end - p, &invalid))
+      gboolean hex;
+      gsize n = fm_escape_next (p, end - p, &hex);
+
+      if (hex)
         {
-          g_string_append_len (out, p, end - p);
-          break;
+          char escaped[FM_ESCAPE_HEX_MAX];
+
+          g_string_append_len (out, escaped, fm_escape_hex (escaped, p, n));
         }
-      g_string_append_len (out, p, invalid - p);
-      g_string_append_printf (out, "\\x%02x", (guint) (guint8) *invalid);
-      p = invalid + 1;
+      else
+        g_string_append_len (out, (const char *) p, n);
+      p += n;
     }
   return g_string_free (out, FALSE);
 }

@@ -38,8 +38,9 @@ const char *fmv_user_name (guint32 uid);
 /* Formatting shared with the detail pane. */
 char *fmv_format_time (guint64 time_ns,
                        gboolean with_date);
-/* Bytes as UTF-8 text: bytes that are not valid UTF-8 become \xNN (as jsonl writes them),
- * so nothing is lost or silently replaced. */
+/* Bytes as UTF-8 text: bytes that are not valid UTF-8, controls and bidi characters
+ * become \xNN (as filemonctl's text shows them), so nothing is lost, silently replaced or
+ * acts on what is shown. */
 char *fmv_bytes_to_display (const char *bytes,
                             gsize       len);
 

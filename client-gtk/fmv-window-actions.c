@@ -23,7 +23,9 @@ capture_running (FmvWindow *self)
 {
   const char *state = self->live ? fmv_live_get_state (self->live) : NULL;
 
-  return g_strcmp0 (state, "running") == 0 || g_strcmp0 (state, "starting") == 0;
+  /* "compiling" is part of starting: the stap backend builds its module */
+  return g_strcmp0 (state, "running") == 0 || g_strcmp0 (state, "starting") == 0 ||
+         g_strcmp0 (state, "compiling") == 0;
 }
 
 static gboolean

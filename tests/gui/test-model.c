@@ -102,6 +102,17 @@ test_store_keeps_bytes_and_spans_chunks (void)
 
 /* ---- rows ------------------------------------------------------------------------------- */
 
+/* A name's controls (ESC, C1) and bidi overrides are shown as \xNN, as filemonctl shows
+ * them: raw, they would reorder the row around them. Valid UTF-8 stays as it is. */
+static void
+test_row_escapes_controls_and_bidi (void)
+{
+  const char name[] = "/tmp/evil\x1b[2J-\xc2\x9b-\xe2\x80\xaetxt.exe-caf\xc3\xa9";
+  g_autofree char *shown = fmv_bytes_to_display (name, sizeof name - 1);
+
+  g_assert_cmpstr (shown, ==, "/tmp/evil\\x1b[2J-\\xc2\\x9b-\\xe2\\x80\\xaetxt.exe-caf\xc3\xa9");
+}
+
 static void
 test_row_formats_columns (void)
 {
@@ -805,6 +816,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/viewer/store/reads-back-every-field", test_store_reads_back_every_field);
   g_test_add_func ("/viewer/store/keeps-bytes-and-spans-chunks", test_store_keeps_bytes_and_spans_chunks);
   g_test_add_func ("/viewer/row/formats-columns", test_row_formats_columns);
+  g_test_add_func ("/viewer/row/escapes-controls-and-bidi", test_row_escapes_controls_and_bidi);
   g_test_add_func ("/viewer/list/shows-every-row-without-filter", test_list_shows_every_row_without_filter);
   g_test_add_func ("/viewer/list/counts-only-rows-taken-in", test_list_counts_only_rows_taken_in);
   g_test_add_func ("/viewer/list/timed-update-ramps-while-short", test_list_timed_update_ramps_while_short);
