@@ -32,7 +32,7 @@ in_root sh -ec '
 # a package's postinst could: under TCG a Start that compiles takes many minutes.
 kver=$(cd "$root/lib/modules" && ls | sort -V | tail -1)
 start=$(date +%s)
-in_root filemond --precompile --kernel-release="$kver"
+in_root /usr/libexec/filemond --precompile --kernel-release="$kver"
 echo "vm-image-layer: stap module of the default capture precompiled for $kver in $(( $(date +%s) - start )) s"
 
 # A filemon group with an unprivileged member, and the shipped rule that lets the group in
