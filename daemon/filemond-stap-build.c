@@ -184,7 +184,7 @@ fmd_stap_precompile (const FmdConfig *config,
                                         release);
       ok = keep_module (output, workdir, dest, error);
       if (ok)
-        g_print ("%s\n", dest);
+        g_message ("module kept at %s", dest);
     }
   remove_tree (workdir);
   return ok;
