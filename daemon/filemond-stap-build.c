@@ -82,7 +82,9 @@ fmd_stap_precompiled_path (const char *stap_path,
   for (const char *const *part = (const char *const[]) { script, command, stap_id, release, NULL };
        *part != NULL; part++)
     g_checksum_update (sum, (const guchar *) *part, (gssize) strlen (*part) + 1);
-  name = g_strconcat (g_checksum_get_string (sum), ".ko", NULL);
+  /* a module's name is at most 55 characters (staprun refuses longer ones) and the
+   * file's name is the module's: 128 bits of the hash are plenty */
+  name = g_strdup_printf ("filemond_%.32s.ko", g_checksum_get_string (sum));
   return g_build_filename (dir, "precompiled", name, NULL);
 }
 
