@@ -287,12 +287,10 @@ static char *
 precompiled_module (FmdStapBackend *self, const char *script)
 {
   struct utsname uts;
-  g_autofree char *path = NULL;
 
   if (uname (&uts) < 0)
     return NULL;   /* then stap finds the kernel itself, or says why not */
-  path = fmd_stap_precompiled_path (self->stap_path, self->buffer_mb, script, uts.release);
-  return g_file_test (path, G_FILE_TEST_IS_REGULAR) ? g_steal_pointer (&path) : NULL;
+  return fmd_stap_precompiled_module (self->stap_path, self->buffer_mb, script, uts.release);
 }
 
 static gboolean

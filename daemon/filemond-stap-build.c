@@ -1,7 +1,7 @@
 /* filemond-stap-build.c: SystemTap's cache directory for filemond, and the build of the
  * default capture's module ahead of time; see filemond-stap-build.h.
  *
- * A build ahead of time is kept under a name of filemond's own (fmd_stap_precompiled_path)
+ * A build ahead of time is kept under a name of filemond's own (fmd_stap_precompiled_dir)
  * and loaded with staprun: SystemTap's cache would find it too, but only after passes 1-2,
  * which take minutes on a slow machine. The daemon's pid is a module parameter (-G), so
  * the module does not depend on it (fmd_stap_command_new).
@@ -61,16 +61,15 @@ remove_tree (const char *dir)
 }
 
 char *
-fmd_stap_precompiled_path (const char *stap_path,
-                           guint       buffer_mb,
-                           const char *script,
-                           const char *release)
+fmd_stap_precompiled_dir (const char *stap_path,
+                          guint       buffer_mb,
+                          const char *script,
+                          const char *release)
 {
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   g_autoptr(GPtrArray) argv = fmd_stap_command_new (stap_path, buffer_mb, 0, NULL);
   g_autofree char *command = NULL;
   g_autofree char *stap_id = NULL;
-  g_autofree char *name = NULL;
   g_autofree char *dir = fmd_stap_dir ();
   GStatBuf st;
 
@@ -82,17 +81,31 @@ fmd_stap_precompiled_path (const char *stap_path,
   for (const char *const *part = (const char *const[]) { script, command, stap_id, release, NULL };
        *part != NULL; part++)
     g_checksum_update (sum, (const guchar *) *part, (gssize) strlen (*part) + 1);
-  /* a module's name is at most 55 characters (staprun refuses longer ones) and the
-   * file's name is the module's: 128 bits of the hash are plenty */
-  name = g_strdup_printf ("filemond_%.32s.ko", g_checksum_get_string (sum));
-  return g_build_filename (dir, "precompiled", name, NULL);
+  return g_build_filename (dir, "precompiled", g_checksum_get_string (sum), NULL);
 }
 
-/* Copies the module stap -p4 built in @workdir (its stdout names it) to @dest. */
+char *
+fmd_stap_precompiled_module (const char *stap_path,
+                             guint       buffer_mb,
+                             const char *script,
+                             const char *release)
+{
+  g_autofree char *dir = fmd_stap_precompiled_dir (stap_path, buffer_mb, script, release);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_suffix (name, ".ko"))
+      return g_build_filename (dir, name, NULL);
+  return NULL;
+}
+
+/* Copies the module stap -p4 built in @workdir (its stdout names it) into @dir, under
+ * its own name: the module's name inside it, which staprun expects to find there. */
 static gboolean
 keep_module (GBytes     *out,
              const char *workdir,
-             const char *dest,
+             const char *dir,
              GError    **error)
 {
   g_autofree char *text = g_strndup (g_bytes_get_data (out, NULL), g_bytes_get_size (out));
@@ -100,7 +113,8 @@ keep_module (GBytes     *out,
   const char *built = lines[0] != NULL ? lines[g_strv_length (lines) - 1] : "";
   g_autofree char *path = g_path_is_absolute (built) ? g_strdup (built)
                                                      : g_build_filename (workdir, built, NULL);
-  g_autofree char *parent = g_path_get_dirname (dest);
+  g_autofree char *base = g_path_get_basename (built);
+  g_autofree char *dest = g_build_filename (dir, base, NULL);
   g_autoptr(GFile) from = g_file_new_for_path (path);
   g_autoptr(GFile) to = g_file_new_for_path (dest);
 
@@ -110,13 +124,16 @@ keep_module (GBytes     *out,
                    "stap -p4 named no module on its output (“%s”)", built);
       return FALSE;
     }
-  if (g_mkdir_with_parents (parent, 0755) < 0)
+  if (g_mkdir_with_parents (dir, 0755) < 0)
     {
-      g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED, "cannot create %s: %s", parent,
+      g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED, "cannot create %s: %s", dir,
                    g_strerror (errno));
       return FALSE;
     }
-  return g_file_copy (from, to, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, error);
+  if (!g_file_copy (from, to, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, error))
+    return FALSE;
+  g_message ("module kept at %s", dest);
+  return TRUE;
 }
 
 gboolean
@@ -182,11 +199,9 @@ fmd_stap_precompile (const FmdConfig *config,
   else
     {
       fmd_stap_check_record (config, release, "");
-      dest = fmd_stap_precompiled_path (config->stap_path, config->stap_buffer_mb, script,
-                                        release);
+      dest = fmd_stap_precompiled_dir (config->stap_path, config->stap_buffer_mb, script,
+                                       release);
       ok = keep_module (output, workdir, dest, error);
-      if (ok)
-        g_message ("module kept at %s", dest);
     }
   remove_tree (workdir);
   return ok;

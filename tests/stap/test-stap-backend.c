@@ -335,9 +335,11 @@ test_precompiled_module_is_loaded_with_staprun (void)
 
   g_assert_true (fmd_stap_precompile (config, NULL, &error));
   g_assert_no_error (error);
-  module = fmd_stap_precompiled_path (config->stap_path, config->stap_buffer_mb, script,
-                                      uts.release);
-  g_assert_true (g_file_test (module, G_FILE_TEST_IS_REGULAR));
+  module = fmd_stap_precompiled_module (config->stap_path, config->stap_buffer_mb, script,
+                                        uts.release);
+  g_assert_nonnull (module);
+  /* SystemTap's name of the module, which staprun looks for inside it */
+  g_assert_true (g_str_has_suffix (module, "/stap_fake.ko"));
 
   g_assert_true (fmd_backend_start (backend, options, &error));
   g_assert_no_error (error);
@@ -358,10 +360,12 @@ test_precompiled_module_is_loaded_with_staprun (void)
   g_assert_cmpint (g_unlink (module), ==, 0);
   sink_clear (&sink);
   {
-    g_autofree char *precompiled = g_path_get_dirname (module);
+    g_autofree char *kept = g_path_get_dirname (module);
+    g_autofree char *precompiled = g_path_get_dirname (kept);
     g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
     const char *name;
 
+    g_assert_cmpint (g_rmdir (kept), ==, 0);
     g_assert_cmpint (g_rmdir (precompiled), ==, 0);
     /* the trial verdict --precompile recorded */
     while ((name = g_dir_read_name (d)) != NULL)
