@@ -17,9 +17,25 @@ char *fmd_stap_dir (void);
 /* A launcher for @flags whose child gets SYSTEMTAP_DIR = fmd_stap_dir(). */
 GSubprocessLauncher *fmd_stap_launcher_new (GSubprocessFlags flags);
 
+/* The directory where filemond --precompile keeps the module of @script for @release,
+ * in fmd_stap_dir(): named by a hash of the script, of the stap command that builds it
+ * (with @stap_path's size and time, which change with SystemTap) and of the release, so
+ * that another script, build, SystemTap or kernel never finds it. The module keeps
+ * SystemTap's name for it: staprun finds that name inside the file. */
+char *fmd_stap_precompiled_dir (const char *stap_path,
+                                guint       buffer_mb,
+                                const char *script,
+                                const char *release);
+/* The module in fmd_stap_precompiled_dir(), or NULL when there is none. */
+char *fmd_stap_precompiled_module (const char *stap_path,
+                                   guint       buffer_mb,
+                                   const char *script,
+                                   const char *release);
+
 /* Builds (stap -p4) the module of a Start without options, for @kernel_release (NULL:
- * the running kernel), into SystemTap's cache: the next Start without options only
- * loads it. stap's own output goes to stdout/stderr. The outcome is also recorded as
+ * the running kernel), and keeps it in fmd_stap_precompiled_dir(): a Start of those
+ * options on that kernel then loads it with staprun, without stap's passes 1-2 (minutes
+ * on a slow machine). stap's own messages go to stderr. The outcome is also recorded as
  * the trial build's verdict for that kernel. FALSE with an error when stap failed or
  * could not run. */
 gboolean fmd_stap_precompile (const FmdConfig *config,

@@ -430,3 +430,27 @@ fmd_stap_command_new (const char *stap_path,
   g_ptr_array_add (argv, NULL);
   return argv;
 }
+
+GPtrArray *
+fmd_stap_staprun_command_new (const char *stap_path,
+                              guint       buffer_mb,
+                              int         daemon_pid,
+                              const char *module)
+{
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *bindir = NULL;
+
+  g_return_val_if_fail (stap_path != NULL && module != NULL, NULL);
+
+  bindir = g_path_get_dirname (stap_path);
+  /* what stap's pass 5 runs: -R gives the module a name of its own (a stap of the same
+   * script may be loaded), -b is stap's -s */
+  g_ptr_array_add (argv, g_build_filename (bindir, "staprun", NULL));
+  g_ptr_array_add (argv, g_strdup ("-R"));
+  g_ptr_array_add (argv, g_strdup ("-b"));
+  g_ptr_array_add (argv, g_strdup_printf ("%u", buffer_mb));
+  g_ptr_array_add (argv, g_strdup (module));
+  g_ptr_array_add (argv, g_strdup_printf (FMD_STAP_DAEMON_GLOBAL "=%d", daemon_pid));
+  g_ptr_array_add (argv, NULL);
+  return argv;
+}

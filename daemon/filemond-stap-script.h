@@ -70,6 +70,13 @@ GPtrArray *fmd_stap_command_new (const char *stap_path,
                                  int         daemon_pid,
                                  const char *pass);
 
+/* The staprun command line that loads @module (a module built by fmd_stap_command_new's
+ * command) with the same buffer and daemon pid: staprun next to @stap_path. */
+GPtrArray *fmd_stap_staprun_command_new (const char *stap_path,
+                                         guint       buffer_mb,
+                                         int         daemon_pid,
+                                         const char *module);
+
 /* The script for @options. It excludes the daemon (FMD_STAP_DAEMON_GLOBAL), its
  * children (stap) and stap's own stapio and its children. */
 char *fmd_stap_script_generate (const FmdOptions *options);

@@ -1,14 +1,19 @@
 /* test-stap-backend.c: the stap backend against tests/stap/fake-stap: the events it
  * replays come out field by field, hostile lines become counted drops, a stap that dies is
- * reported with its words, and Stop leaves no process behind. */
+ * reported with its words, Stop leaves no process behind, and a module filemond --precompile
+ * built is loaded with staprun (tests/stap/staprun) without stap's passes. */
 #include "config.h"
 
 #include <signal.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <glib/gstdio.h>
 
 #include "filemond-backend.h"
 #include "filemond-config.h"
 #include "filemond-options.h"
+#include "filemond-stap-build.h"
+#include "filemond-stap-script.h"
 #include "fm-error.h"
 #include "fm-syscalls.h"
 
@@ -305,6 +310,74 @@ test_missing_stap_is_unavailable (void)
   g_assert_nonnull (strstr (reason, "/nonexistent/stap"));
 }
 
+static void
+test_precompiled_module_is_loaded_with_staprun (void)
+{
+  g_autoptr(FmdOptions) options = fmd_options_new_default ();
+  g_autoptr(FmdConfig) config = fmd_config_new_default ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-stap-precompiled-XXXXXX", &error);
+  g_autofree char *log = g_build_filename (dir, "staprun-loaded", NULL);
+  g_autofree char *script = fmd_stap_script_generate (options);
+  g_autofree char *module = NULL;
+  g_autofree char *loaded = NULL;
+  g_autoptr(FmdBackend) backend = NULL;
+  struct utsname uts;
+  Sink sink;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (uname (&uts), ==, 0);
+  g_setenv ("SYSTEMTAP_DIR", dir, TRUE);
+  g_setenv ("FILEMON_FAKE_STAPRUN_LOG", log, TRUE);
+  backend = fake_backend ("normal", "exit", &sink);
+  g_free (config->stap_path);
+  config->stap_path = g_test_build_filename (G_TEST_DIST, "fake-stap", NULL);
+
+  g_assert_true (fmd_stap_precompile (config, NULL, &error));
+  g_assert_no_error (error);
+  module = fmd_stap_precompiled_module (config->stap_path, config->stap_buffer_mb, script,
+                                        uts.release);
+  g_assert_nonnull (module);
+  /* SystemTap's name of the module, which staprun looks for inside it */
+  g_assert_true (g_str_has_suffix (module, "/stap_fake.ko"));
+
+  g_assert_true (fmd_backend_start (backend, options, &error));
+  g_assert_no_error (error);
+  g_main_loop_run (sink.loop);
+  g_assert_true (g_file_get_contents (log, &loaded, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (g_strstrip (loaded), ==, module);
+  g_assert_cmpuint (sink.events, ==, G_N_ELEMENTS (normal_events));
+  for (guint i = 0; i < sink.events_seen->len; i++)
+    assert_normal_event (&g_array_index (sink.events_seen, FmEvent, i), i);
+  /* no pass of stap: straight to loading */
+  g_assert_cmpuint (sink.progress->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (sink.progress, 0), ==, "");
+
+  g_unsetenv ("SYSTEMTAP_DIR");
+  g_unsetenv ("FILEMON_FAKE_STAPRUN_LOG");
+  g_assert_cmpint (g_unlink (log), ==, 0);
+  g_assert_cmpint (g_unlink (module), ==, 0);
+  sink_clear (&sink);
+  {
+    g_autofree char *kept = g_path_get_dirname (module);
+    g_autofree char *precompiled = g_path_get_dirname (kept);
+    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
+
+    g_assert_cmpint (g_rmdir (kept), ==, 0);
+    g_assert_cmpint (g_rmdir (precompiled), ==, 0);
+    /* the trial verdict --precompile recorded */
+    while ((name = g_dir_read_name (d)) != NULL)
+      {
+        g_autofree char *path = g_build_filename (dir, name, NULL);
+
+        g_assert_cmpint (g_unlink (path), ==, 0);
+      }
+  }
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -317,5 +390,7 @@ main (int argc, char **argv)
   g_test_add_func ("/stap/backend/build-progress-follows-the-passes",
                    test_build_progress_follows_the_passes);
   g_test_add_func ("/stap/backend/missing-stap-is-unavailable", test_missing_stap_is_unavailable);
+  g_test_add_func ("/stap/backend/precompiled-module-is-loaded-with-staprun",
+                   test_precompiled_module_is_loaded_with_staprun);
   return g_test_run ();
 }

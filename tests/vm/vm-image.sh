@@ -12,8 +12,9 @@
 #   NAME-img-HASH-SRC/      filemon built from the source tree in a chroot of an overlay of
 #                           that tree, then the ext4 image; SRC is the hash of the source
 #                           files, so any change of the tree redoes this layer (~1-2 min).
-# Older versions of each layer are removed when a new one is made. One builder at a time
-# (a lock in the cache).
+# Older versions of each layer are removed when a new one is made, unless used within the
+# last hour (a reuse touches the layer): another checkout's run may be booting one. One
+# builder at a time per image name (a lock in the cache).
 set -euo pipefail
 
 rootfs_only=false
@@ -42,6 +43,10 @@ packages() {
 }
 
 mkdir -p "$cache"
+# remove_stale PATTERN KEEP: the cache entries PATTERN other than KEEP, unused for an hour
+remove_stale() {
+  find "$cache" -mindepth 1 -maxdepth 1 -name "$1" ! -path "$2" -mmin +60 -exec rm -rf {} +
+}
 exec 9> "$cache/.lock-$name"
 flock 9
 
@@ -51,7 +56,6 @@ pkgdir=$cache/$name-pkgs-$pkg_hash
 
 # recipe: the package layer (everything up to "end of recipe" is part of its hash)
 if [ ! -e "$pkgdir/done" ]; then
-  rm -rf "$cache/$name"-pkgs-* "$cache/$name"-img-*
   log "building the package layer ($pkgdir)"
   start=$(date +%s)
   mkdir -p "$pkgdir"
@@ -70,6 +74,8 @@ if [ ! -e "$pkgdir/done" ]; then
   log "package layer built in $(( $(date +%s) - start )) s"
 fi
 # end of recipe
+touch "$pkgdir"
+remove_stale "$name-pkgs-*" "$pkgdir"
 
 if $rootfs_only; then
   echo "$pkgdir/rootfs"
@@ -90,8 +96,8 @@ fi
 src_hash=$(sha256sum < "$srctar" | cut -c1-16)
 imgdir=$cache/$name-img-$pkg_hash-$src_hash
 
+remove_stale "$name-img-*" "$imgdir"
 if [ ! -e "$imgdir/done" ]; then
-  rm -rf "$cache/$name"-img-*
   log "building filemon into the image ($imgdir)"
   start=$(date +%s)
   mkdir -p "$imgdir"
@@ -100,4 +106,5 @@ if [ ! -e "$imgdir/done" ]; then
   touch "$imgdir/done"
   log "filemon layer and image made in $(( $(date +%s) - start )) s"
 fi
+touch "$imgdir"
 echo "$imgdir"
