@@ -54,6 +54,10 @@ pkg_hash=$( { echo "$suite $mirror"; packages | sort -u; sed -n '/^# recipe:/,/^
   | sha256sum | cut -c1-16)
 pkgdir=$cache/$name-pkgs-$pkg_hash
 
+# A layer whose build was cut short (no done file) is made again from nothing: mmdebstrap
+# refuses a target that is not empty.
+[ -e "$pkgdir/done" ] || rm -rf "$pkgdir/rootfs"
+
 # recipe: the package layer (everything up to "end of recipe" is part of its hash)
 if [ ! -e "$pkgdir/done" ]; then
   log "building the package layer ($pkgdir)"
