@@ -409,11 +409,13 @@ fmd_stap_command_new (const char *stap_path,
   g_ptr_array_add (argv, g_strdup ("--suppress-handler-errors"));
   g_ptr_array_add (argv, g_strdup ("-DMAXACTION=20000"));   /* the dentry walks of a deep path */
   g_ptr_array_add (argv, g_strdup_printf ("-DMAXSTRINGLEN=%d", FMD_STAP_MAXSTRINGLEN));
-  /* Linux 6.12 renamed uprobe_unregister, and the runtime of SystemTap 5.1 then fails to
-   * load any module ("Can't resolve uprobe_unregister!") looking it up by name. This
-   * makes it skip the lookup; the script has no uprobe, and every kernel from 3.5 to
-   * 6.11 exports the symbol anyway, which is all the option asserts. */
+  /* Linux 6.12 renamed uprobe_unregister and no longer has uprobe_get_swbp_addr, and the
+   * runtime of SystemTap 5.1 then fails to load any module ("Can't resolve
+   * uprobe_unregister!", then "... uprobe_get_swbp_addr!") looking them up by name at
+   * start. These make it skip the lookups: only uprobe code calls either, and the script
+   * has no uprobe. */
   g_ptr_array_add (argv, g_strdup ("-DSTAPCONF_UPROBE_UNREGISTER_EXPORTED"));
+  g_ptr_array_add (argv, g_strdup ("-DSTAPCONF_UPROBE_GET_SWBP_ADDR_EXPORTED"));
   /* "Pass N: ..." on stderr as each pass ends: the build's progress */
   g_ptr_array_add (argv, g_strdup ("-v"));
   /* no -w: it also silences stapio's "skipped probes: N" at the end, counted as drops */
