@@ -41,28 +41,9 @@ char *
 fmv_bytes_to_display (const char *bytes,
                       gsize       len)
 {
-  const guchar *p = (const guchar *) bytes;
-  const guchar *end = p + len;
-  GString *out = g_string_sized_new (len);
-
-  /* the rule every other text form follows (common/fm-escape.h): a control or bidi
-   * character in a name would otherwise act on the list, or reorder the row around it */
-  while (p < end)
-    {
-      gboolean hex;
-      gsize n = fm_escape_next (p, end - p, &hex);
-
-      if (hex)
-        {
-          char escaped[FM_ESCAPE_HEX_MAX];
-
-          g_string_append_len (out, escaped, fm_escape_hex (escaped, p, n));
-        }
-      else
-        g_string_append_len (out, (const char *) p, n);
-      p += n;
-    }
-  return g_string_free (out, FALSE);
+  /* the rule every other text form follows: a control or bidi character in a name would
+   * otherwise act on the list, or reorder the row around it */
+  return fm_escape_bytes (bytes, len);
 }
 
 /* The time of day of second @sec, kept for the last second asked. The Time cells ask for

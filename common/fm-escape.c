@@ -28,8 +28,15 @@ fm_escape_hex (char *out, const guchar *p, gsize n)
 char *
 fm_escape_text (const char *text)
 {
-  const guchar *p = (const guchar *) text, *end = p + strlen (text);
-  GString *out = g_string_sized_new (end - p);
+  return fm_escape_bytes (text, strlen (text));
+}
+
+char *
+fm_escape_bytes (const char *bytes,
+                 gsize       len)
+{
+  const guchar *p = (const guchar *) bytes, *end = p + len;
+  GString *out = g_string_sized_new (len);
 
   while (p < end)
     {

@@ -67,5 +67,8 @@ gsize fm_escape_hex (char *out, const guchar *p, gsize n);
 /* @text with what fm_escape_next escapes as \xNN and everything else as is: for text a
  * program prints that it did not write itself (a daemon's LastError quoting a backend). */
 char *fm_escape_text (const char *text);
+/* The same for @len bytes that may hold NULs or no terminator (a name as an event has it). */
+char *fm_escape_bytes (const char *bytes,
+                       gsize       len);
 
 G_END_DECLS
