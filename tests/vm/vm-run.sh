@@ -4,13 +4,13 @@
 # with systemd as PID 1 and filemon.backend=BACKEND on its command line, so that the image's
 # scenario unit runs guest/fm-vm-scenario.sh and powers off; then reads the results from the
 # second disk and checks each capture against the workload (check-dump.py).
-# A guest that does not power off within FILEMON_VM_TIMEOUT seconds is killed (default 900:
-# on a loaded 2-core host a guest took 240 s to reach its scenario); any failure prints the
-# guest's console log.
+# A guest that does not power off within FILEMON_VM_TIMEOUT seconds is killed (default 2700,
+# a bound only a hang reaches: on a loaded 2-core host a guest took 240 s to reach its
+# scenario and its bpf program over 60 s to load); any failure prints the guest's console log.
 set -euo pipefail
 image=$1 backend=$2 srcdir=$(cd "$3" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-guest_timeout=${FILEMON_VM_TIMEOUT:-900}
+guest_timeout=${FILEMON_VM_TIMEOUT:-2700}
 storm=${FILEMON_VM_STORM:-20000}
 
 for tool in qemu-system-x86_64 mmdebstrap mkfs.ext4; do
