@@ -14,9 +14,9 @@
 #include <bpf/libbpf.h>
 
 #include "fm-error.h"
-#include "bpf/filemond-bpf.h"
-#include "bpf/filemond.skel.h"
-#include "bpf/filemond-compat.skel.h"
+#include "filemond-bpf.h"
+#include "filemond.skel.h"
+#include "filemond-compat.skel.h"
 
 /* The compat object is opened through the default one's skeleton (see open_object), which
  * maps its globals with the default one's layout: they must be the same. */
