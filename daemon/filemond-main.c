@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <systemd/sd-daemon.h>
 
+#include "filemond-backend.h"
 #include "filemond-config.h"
 #include "filemond-log.h"
 #include "filemond-service.h"
@@ -255,6 +256,7 @@ main (int   argc,
 
   g_bus_unown_name (daemon.owner_id);
   g_clear_object (&daemon.service);
+  fmd_backend_types_shutdown ();
   if (!g_dbus_connection_is_closed (connection) &&
       !g_dbus_connection_flush_sync (connection, NULL, &error))
     g_debug ("cannot flush the bus connection: %s", error->message);

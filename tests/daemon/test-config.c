@@ -36,7 +36,7 @@ assert_defaults (const FmdConfig *config)
   g_assert_cmpuint (config->buffer_events, ==, 1000000);
   g_assert_cmpuint (config->buffer_bytes, ==, 256 * 1024 * 1024);
   g_assert_cmpuint (config->idle_timeout_sec, ==, 60);
-  g_assert_cmpint (config->default_backend, ==, FMD_BACKEND_AUTO);
+  g_assert_cmpstr (config->default_backend, ==, "auto");
   g_assert_cmpuint (config->subscriber_queue_events, ==, 65536);
   g_assert_cmpuint (config->stream_buffer_bytes, ==, 1024 * 1024);
   g_assert_cmpuint (config->save_stall_sec, ==, 30);
@@ -110,7 +110,7 @@ test_every_key_parses (void)
   g_assert_cmpuint (config->buffer_events, ==, 5000);
   g_assert_cmpuint (config->buffer_bytes, ==, 2 * 1024 * 1024);
   g_assert_cmpuint (config->idle_timeout_sec, ==, 0);
-  g_assert_cmpint (config->default_backend, ==, FMD_BACKEND_STAP);
+  g_assert_cmpstr (config->default_backend, ==, "stap");
   g_assert_cmpuint (config->subscriber_queue_events, ==, 100);
   g_assert_cmpuint (config->stream_buffer_bytes, ==, 128 * 1024);
   g_assert_cmpstr (config->stap_path, ==, "/opt/stap/bin/stap");

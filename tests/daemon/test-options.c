@@ -2,6 +2,7 @@
  * input is parsed, normalized and round-trips to the Options property. */
 #include <string.h>
 
+#include "filemond-backend.h"
 #include "filemond-options.h"
 #include "fm-error.h"
 
@@ -38,7 +39,7 @@ test_empty_gives_defaults (void)
 
   g_assert_no_error (error);
   fm_syscalls_all (&n_all);
-  g_assert_cmpint (options->backend, ==, FMD_BACKEND_AUTO);
+  g_assert_cmpstr (options->backend, ==, "auto");
   g_assert_cmpuint (options->syscalls->len, ==, n_all);
   g_assert_cmpuint (n_all, >, 30);
   g_assert_cmpuint (options->pids->len, ==, 0);
@@ -62,7 +63,7 @@ test_every_key_parses (void)
     "'path-prefixes': <['/etc/', '/var//log/./', '/']>}", &error);
 
   g_assert_no_error (error);
-  g_assert_cmpint (options->backend, ==, FMD_BACKEND_BPF);
+  g_assert_cmpstr (options->backend, ==, "bpf");
   g_assert_cmpuint (options->syscalls->len, ==, 2);   /* duplicates merged */
   g_assert_true (fmd_options_has_syscall (options, fm_syscall_by_name ("unlink")->nr));
   g_assert_false (fmd_options_has_syscall (options, fm_syscall_by_name ("close")->nr));
@@ -174,16 +175,20 @@ test_to_variant_round_trips (void)
 static void
 test_backend_names (void)
 {
-  FmdBackendKind kind;
+  const FmdBackendType *const *types = fmd_backend_types ();
+  g_autofree char *names = fmd_backend_names_list ();
 
-  g_assert_true (fmd_backend_kind_from_string ("auto", &kind));
-  g_assert_cmpint (kind, ==, FMD_BACKEND_AUTO);
-  g_assert_true (fmd_backend_kind_from_string ("stap", &kind));
-  g_assert_cmpint (kind, ==, FMD_BACKEND_STAP);
-  g_assert_true (fmd_backend_kind_from_string ("bpf", &kind));
-  g_assert_cmpint (kind, ==, FMD_BACKEND_BPF);
-  g_assert_false (fmd_backend_kind_from_string ("BPF", &kind));
-  g_assert_cmpstr (fmd_backend_kind_to_string (FMD_BACKEND_STAP), ==, "stap");
+  /* SystemTap first: "auto" prefers it where it can run */
+  g_assert_cmpstr (types[0]->name, ==, "stap");
+  g_assert_cmpstr (types[1]->name, ==, "bpf");
+  g_assert_null (types[2]);
+  g_assert_true (fmd_backend_types_lookup (types, "bpf") == types[1]);
+  g_assert_null (fmd_backend_types_lookup (types, "BPF"));
+  g_assert_true (fmd_backend_name_is_valid ("auto"));
+  g_assert_true (fmd_backend_name_is_valid ("stap"));
+  g_assert_false (fmd_backend_name_is_valid ("BPF"));
+  g_assert_false (fmd_backend_name_is_valid (""));
+  g_assert_cmpstr (names, ==, "auto, stap or bpf");
 }
 
 static GVariant *

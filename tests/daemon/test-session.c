@@ -14,7 +14,7 @@ G_DECLARE_FINAL_TYPE (FakeBackend, fake_backend, FAKE, BACKEND, FmdBackend)
 
 struct _FakeBackend {
   FmdBackend parent_instance;
-  FmdBackendKind kind;
+  const char *type_name;
   gboolean fail_start;
   gboolean stop_later;
   guint n_stops;
@@ -29,7 +29,7 @@ fake_start (FmdBackend       *backend,
 {
   FakeBackend *self = FAKE_BACKEND (backend);
 
-  g_assert_cmpint (options->backend, ==, self->kind);
+  g_assert_cmpstr (options->backend, ==, self->type_name);
   if (self->fail_start)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no probes today");
@@ -69,17 +69,19 @@ typedef struct {
   gboolean fail_start;
   gboolean stop_later;
   FakeBackend *last;   /* not a reference */
+  FmdBackendType fake_stap;
+  FmdBackendType fake_bpf;
+  const FmdBackendType *types[3];
 } Fixture;
 
 static FmdBackend *
-factory_create (FmdBackendKind   kind,
-                const FmdConfig *config,
-                gpointer         user_data)
+fake_create (const FmdBackendType *type,
+             const FmdConfig      *config)
 {
-  Fixture *f = user_data;
+  Fixture *f = type->user_data;
   FakeBackend *backend = g_object_new (FAKE_TYPE_BACKEND, NULL);
 
-  backend->kind = kind;
+  backend->type_name = type->name;
   backend->fail_start = f->fail_start;
   backend->stop_later = f->stop_later;
   f->last = backend;
@@ -87,20 +89,18 @@ factory_create (FmdBackendKind   kind,
 }
 
 static char *
-factory_reason (FmdBackendKind   kind,
-                const FmdConfig *config,
-                gpointer         user_data)
+fake_probe (const FmdBackendType *type,
+            const FmdConfig      *config,
+            GObject              *notify)
 {
-  Fixture *f = user_data;
+  Fixture *f = type->user_data;
 
-  if (kind == FMD_BACKEND_STAP && f->stap_missing)
+  if (g_str_equal (type->name, "stap") && f->stap_missing)
     return g_strdup ("stap: not installed");
-  if (kind == FMD_BACKEND_BPF && f->bpf_missing)
+  if (g_str_equal (type->name, "bpf") && f->bpf_missing)
     return g_strdup ("bpf: no BTF");
   return NULL;
 }
-
-static const FmdBackendFactory fake_factory = { factory_create, factory_reason };
 
 static void
 fixture_setup (Fixture       *f,
@@ -109,7 +109,12 @@ fixture_setup (Fixture       *f,
   f->config = fmd_config_new_default ();
   f->ring = fmd_ring_new (10000, 4 * 1024 * 1024);
   f->session = fmd_session_new (f->config, f->ring);
-  fmd_session_set_backend_factory (f->session, &fake_factory, f);
+  f->fake_stap = (FmdBackendType) { "stap", fake_probe, fake_create, NULL, f };
+  f->fake_bpf = (FmdBackendType) { "bpf", fake_probe, fake_create, NULL, f };
+  f->types[0] = &f->fake_stap;
+  f->types[1] = &f->fake_bpf;
+  f->types[2] = NULL;
+  fmd_session_set_backend_types (f->session, f->types);
 }
 
 static void
@@ -373,7 +378,8 @@ test_auto_picks_a_backend (Fixture *f, gconstpointer data)
 static void
 test_default_backend_from_config (Fixture *f, gconstpointer data)
 {
-  f->config->default_backend = FMD_BACKEND_BPF;
+  g_free (f->config->default_backend);
+  f->config->default_backend = g_strdup ("bpf");
   start_ok (f, "@a{sv} {}");
   g_assert_cmpstr (fmd_session_get_backend_name (f->session), ==, "bpf");
 }

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include "fm-syscalls.h"
+#include "filemond-backend-bpf.h"
 #include "filemond-config.h"
 
 static void
@@ -163,7 +164,8 @@ kc_options (const char *const *syscalls,
 {
   FmdOptions *options = fmd_options_new_default ();
 
-  options->backend = FMD_BACKEND_BPF;
+  g_free (options->backend);
+  options->backend = g_strdup ("bpf");
   if (syscalls != NULL)
     {
       g_ptr_array_set_size (options->syscalls, 0);

@@ -438,7 +438,8 @@ test_whole_table_then_teardown (void)
   kc_child_spawn (&child, idle_child, NULL);
   pid = child.pid;
   g_array_append_val (options->pids, pid);
-  options->backend = FMD_BACKEND_BPF;
+  g_free (options->backend);
+  options->backend = g_strdup ("bpf");
   start = g_get_monotonic_time ();
   kc_capture_start (capture, options);
   g_test_message ("load and attach of the whole table: %" G_GINT64_FORMAT " ms",

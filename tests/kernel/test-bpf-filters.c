@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 
 #include "fm-syscalls.h"
-#include "bpf/filemond-bpf.h"
+#include "filemond-bpf.h"
 #include "filemond-backend-bpf.h"
 #include "filemond-bpf-engine.h"
 #include "kernel-capture.h"

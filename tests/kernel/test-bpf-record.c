@@ -8,7 +8,7 @@
 #include "fm-error.h"
 #include "fm-syscalls.h"
 #include "filemond-bpf-record.h"
-#include "bpf/filemond-bpf.h"
+#include "filemond-bpf.h"
 
 typedef struct {
   struct fmd_bpf_record rec;

@@ -9,7 +9,7 @@
 #include <sys/utsname.h>
 #include <glib/gstdio.h>
 
-#include "filemond-backend.h"
+#include "filemond-backend-stap.h"
 #include "filemond-config.h"
 #include "filemond-options.h"
 #include "filemond-stap-build.h"

@@ -40,7 +40,7 @@ typedef struct {
   guint64 buffer_bytes;       /* Bytes=, default 256 MiB */
   /* [Daemon] */
   guint idle_timeout_sec;     /* IdleTimeoutSec=, default 60; 0 = never exit when idle */
-  int default_backend;        /* DefaultBackend=, an FmdBackendKind, default FMD_BACKEND_AUTO */
+  char *default_backend;      /* DefaultBackend=, "auto" (the default) or a backend's name */
   guint save_stall_sec;       /* SaveStallSec=, default 30: a Save whose reader takes
                                * nothing for that long is abandoned */
   /* [Subscribers] */

@@ -17,14 +17,8 @@ G_BEGIN_DECLS
 #define FMD_OPTIONS_MAX_PREFIXES 64
 #define FMD_OPTIONS_MAX_PREFIX_BYTES 4096
 
-typedef enum {
-  FMD_BACKEND_AUTO,
-  FMD_BACKEND_STAP,
-  FMD_BACKEND_BPF,
-} FmdBackendKind;
-
 typedef struct {
-  FmdBackendKind backend;
+  char *backend;             /* "auto" or a backend type's name (filemond-backend.h) */
   GPtrArray *syscalls;       /* const FmSyscall *, never empty (all of them by default) */
   GArray *pids;              /* guint32; empty = all processes */
   gboolean follow_children;
@@ -44,10 +38,6 @@ FmdOptions *fmd_options_copy (const FmdOptions *options);
 void fmd_options_free (FmdOptions *options);
 /* The a{sv} of the Options property: every key, defaults filled in. */
 GVariant *fmd_options_to_variant (const FmdOptions *options);
-
-const char *fmd_backend_kind_to_string (FmdBackendKind kind);
-/* "auto", "stap", "bpf" -> kind; FALSE for anything else. */
-gboolean fmd_backend_kind_from_string (const char *name, FmdBackendKind *kind);
 
 /* TRUE when the options select syscall @nr. */
 gboolean fmd_options_has_syscall (const FmdOptions *options, guint nr);

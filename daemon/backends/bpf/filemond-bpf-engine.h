@@ -6,7 +6,8 @@
  * them otherwise; a raw tracepoint link goes in a few ms) and gives the engine back to a
  * cache, and the next capture takes it again, attaches them (well under a millisecond) and
  * is live at once. A cached engine nobody takes is torn down after a while in a worker
- * thread; fmd_bpf_engine_shutdown() tears everything down now.
+ * thread; fmd_bpf_engine_shutdown() tears everything down now (the bpf backend type's
+ * shutdown, which filemond calls before it exits).
  *
  * An engine has one owner at a time (the cache, a backend, a worker thread), so it needs no
  * lock; only the cache and the shutdown bookkeeping are shared, on the main thread.

@@ -10,7 +10,7 @@
 
 #include "fm-error.h"
 #include "fm-syscalls.h"
-#include "bpf/filemond-bpf.h"
+#include "filemond-bpf.h"
 
 #ifndef PID_FS_MAGIC
 #define PID_FS_MAGIC 0x50494446   /* pidfds since 6.9 */

@@ -497,3 +497,26 @@ fmd_backend_bpf_shutdown (void)
 {
   fmd_bpf_engine_shutdown ();
 }
+
+static char *
+type_probe (const FmdBackendType *type,
+            const FmdConfig      *config,
+            GObject              *notify)
+{
+  return fmd_backend_bpf_unavailable_reason (config);
+}
+
+static FmdBackend *
+type_create (const FmdBackendType *type,
+             const FmdConfig      *config)
+{
+  return fmd_backend_bpf_new (config);
+}
+
+static void
+type_shutdown (const FmdBackendType *type)
+{
+  fmd_backend_bpf_shutdown ();
+}
+
+const FmdBackendType fmd_backend_type_bpf = { "bpf", type_probe, type_create, type_shutdown, NULL };

@@ -18,12 +18,10 @@ struct _FmdSession {
   const FmdConfig *config;
   FmdRing *ring;
 
-  FmdBackendFactory factory;
-  gpointer factory_data;
+  const FmdBackendType *const *types;
 
   FmdState state;
   FmdBackend *backend;
-  FmdBackendKind backend_kind;
   char *backend_name;
   char *last_error;
   char *progress;
@@ -79,52 +77,6 @@ fmd_state_is_capturing (FmdState state)
   return state == FMD_STATE_STARTING || state == FMD_STATE_COMPILING ||
          state == FMD_STATE_RUNNING;
 }
-
-/* --- the real backends ------------------------------------------------------------- */
-
-static FmdBackend *
-default_create (FmdBackendKind   kind,
-                const FmdConfig *config,
-                gpointer         user_data)
-{
-  switch (kind)
-    {
-    case FMD_BACKEND_STAP:
-      return fmd_backend_stap_new (config);
-#ifdef HAVE_BPF
-    case FMD_BACKEND_BPF:
-      return fmd_backend_bpf_new (config);
-#endif
-    default:
-      return NULL;
-    }
-}
-
-static char *
-default_unavailable_reason (FmdBackendKind   kind,
-                            const FmdConfig *config,
-                            gpointer         user_data)
-{
-  switch (kind)
-    {
-    case FMD_BACKEND_STAP:
-      /* user_data: the session (fmd_session_init) */
-      return fmd_backend_stap_unavailable_reason (config, user_data);
-    case FMD_BACKEND_BPF:
-#ifdef HAVE_BPF
-      return fmd_backend_bpf_unavailable_reason (config);
-#else
-      return g_strdup ("bpf: filemon was built without libbpf");
-#endif
-    default:
-      return g_strdup ("no such backend");
-    }
-}
-
-static const FmdBackendFactory default_factory = {
-  default_create,
-  default_unavailable_reason,
-};
 
 /* --- state ----------------------------------------------------------------------------- */
 
@@ -332,54 +284,58 @@ static const FmdBackendSink session_sink = {
 /* --- public ---------------------------------------------------------------------------- */
 
 static char *
-unavailable_reason (FmdSession     *self,
-                    FmdBackendKind  kind)
+probe (FmdSession           *self,
+       const FmdBackendType *type)
 {
-  return self->factory.unavailable_reason (kind, self->config, self->factory_data);
+  return type->probe (type, self->config, G_OBJECT (self));
 }
 
-static gboolean
-choose_backend (FmdSession      *self,
-                FmdBackendKind   requested,
-                FmdBackendKind  *chosen,
-                GError         **error)
+/* The type @requested names ("auto": the configured default, else the first of the
+ * registry that can run here). */
+static const FmdBackendType *
+choose_backend (FmdSession  *self,
+                const char  *requested,
+                GError     **error)
 {
-  g_autofree char *stap_reason = NULL;
-  g_autofree char *bpf_reason = NULL;
+  const FmdBackendType *type;
+  g_autoptr(GString) reasons = NULL;
 
-  if (requested == FMD_BACKEND_AUTO)
+  if (g_str_equal (requested, "auto"))
     requested = self->config->default_backend;
 
-  if (requested != FMD_BACKEND_AUTO)
+  if (!g_str_equal (requested, "auto"))
     {
-      g_autofree char *reason = unavailable_reason (self, requested);
+      g_autofree char *reason = NULL;
 
+      type = fmd_backend_types_lookup (self->types, requested);
+      if (type == NULL)
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_UNAVAILABLE,
+                       "%s: this build of filemond has no such backend", requested);
+          return NULL;
+        }
+      reason = probe (self, type);
       if (reason != NULL)
         {
           g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_UNAVAILABLE,
                        "%s (see the AvailableBackends property)", reason);
-          return FALSE;
+          return NULL;
         }
-      *chosen = requested;
-      return TRUE;
+      return type;
     }
 
-  stap_reason = unavailable_reason (self, FMD_BACKEND_STAP);
-  if (stap_reason == NULL)
+  reasons = g_string_new (NULL);
+  for (gsize i = 0; self->types[i] != NULL; i++)
     {
-      *chosen = FMD_BACKEND_STAP;
-      return TRUE;
-    }
-  bpf_reason = unavailable_reason (self, FMD_BACKEND_BPF);
-  if (bpf_reason == NULL)
-    {
-      *chosen = FMD_BACKEND_BPF;
-      return TRUE;
-    }
+      g_autofree char *reason = probe (self, self->types[i]);
 
+      if (reason == NULL)
+        return self->types[i];
+      g_string_append_printf (reasons, "%s%s", reasons->len > 0 ? "; " : "", reason);
+    }
   g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_UNAVAILABLE,
-               "no capture backend can run here: %s; %s", stap_reason, bpf_reason);
-  return FALSE;
+               "no capture backend can run here: %s", reasons->str);
+  return NULL;
 }
 
 static void
@@ -404,7 +360,7 @@ fmd_session_start (FmdSession        *self,
   g_autoptr(FmdOptions) copy = NULL;
   g_autoptr(FmdBackend) backend = NULL;
   g_autoptr(GError) local_error = NULL;
-  FmdBackendKind kind;
+  const FmdBackendType *type;
 
   g_return_val_if_fail (FMD_IS_SESSION (self), FALSE);
   g_return_val_if_fail (options != NULL, FALSE);
@@ -429,20 +385,21 @@ fmd_session_start (FmdSession        *self,
       break;
     }
 
-  if (!choose_backend (self, options->backend, &kind, error))
+  type = choose_backend (self, options->backend, error);
+  if (type == NULL)
     return FALSE;
 
-  backend = self->factory.create (kind, self->config, self->factory_data);
+  backend = type->create != NULL ? type->create (type, self->config) : NULL;
   if (backend == NULL)
     {
       g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_UNAVAILABLE,
-                   "%s: this build of filemond has no such backend",
-                   fmd_backend_kind_to_string (kind));
+                   "%s: this build of filemond has no such backend", type->name);
       return FALSE;
     }
 
   copy = fmd_options_copy (options);
-  copy->backend = kind;
+  g_free (copy->backend);
+  copy->backend = g_strdup (type->name);
 
   g_clear_pointer (&self->options, fmd_options_free);
   self->options = g_steal_pointer (&copy);
@@ -450,8 +407,7 @@ fmd_session_start (FmdSession        *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OPTIONS]);
 
   g_free (self->backend_name);
-  self->backend_name = g_strdup (fmd_backend_kind_to_string (kind));
-  self->backend_kind = kind;
+  self->backend_name = g_strdup (type->name);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BACKEND_NAME]);
 
   self->started_at = g_get_real_time ();
@@ -517,31 +473,28 @@ guint64 fmd_session_get_filtered_count (FmdSession *self) { return self->filtere
 GVariant *
 fmd_session_dup_available_backends (FmdSession *self)
 {
-  static const FmdBackendKind kinds[] = { FMD_BACKEND_STAP, FMD_BACKEND_BPF };
   GVariantBuilder builder;
 
   g_return_val_if_fail (FMD_IS_SESSION (self), NULL);
 
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
-  for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
+  for (gsize i = 0; self->types[i] != NULL; i++)
     {
-      g_autofree char *reason = unavailable_reason (self, kinds[i]);
-      g_variant_builder_add (&builder, "{ss}", fmd_backend_kind_to_string (kinds[i]),
+      g_autofree char *reason = probe (self, self->types[i]);
+      g_variant_builder_add (&builder, "{ss}", self->types[i]->name,
                              reason != NULL ? reason : "");
     }
   return g_variant_ref_sink (g_variant_builder_end (&builder));
 }
 
 void
-fmd_session_set_backend_factory (FmdSession              *self,
-                                 const FmdBackendFactory *factory,
-                                 gpointer                 user_data)
+fmd_session_set_backend_types (FmdSession                  *self,
+                               const FmdBackendType *const *types)
 {
   g_return_if_fail (FMD_IS_SESSION (self));
-  g_return_if_fail (factory != NULL);
+  g_return_if_fail (types != NULL);
 
-  self->factory = *factory;
-  self->factory_data = user_data;
+  self->types = types;
 }
 
 FmdSession *
@@ -660,8 +613,7 @@ fmd_session_class_init (FmdSessionClass *klass)
 static void
 fmd_session_init (FmdSession *self)
 {
-  self->factory = default_factory;
-  self->factory_data = self;
+  self->types = fmd_backend_types ();
   self->backend_name = g_strdup ("");
   self->last_error = g_strdup ("");
   self->progress = g_strdup ("");

@@ -1,5 +1,5 @@
 /* filemond-stap-check.c: whether the installed SystemTap can build a capture module for
- * the running kernel; see fmd_backend_stap_unavailable_reason() in filemond-backend.h.
+ * the running kernel; see fmd_backend_stap_unavailable_reason() in filemond-backend-stap.h.
  *
  * Cheap facts first (stap, module support, the kernel's build tree, its debuginfo). Then
  * what no version number tells: whether this SystemTap and this kernel build a module
@@ -13,7 +13,7 @@
  */
 #include "config.h"
 
-#include "filemond-backend.h"
+#include "filemond-backend-stap.h"
 
 #include <errno.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <gio/gio.h>
 
-#include "filemond-options.h"
+#include "filemond-backend.h"
 #include "fm-error.h"
 #include "fm-names.h"
 
@@ -65,7 +65,7 @@ fmd_config_new_default (void)
   config->buffer_bytes = 256 * MIB;
   config->idle_timeout_sec = 60;
   config->save_stall_sec = 30;
-  config->default_backend = FMD_BACKEND_AUTO;
+  config->default_backend = g_strdup ("auto");
   config->subscriber_queue_events = 65536;
   config->stream_buffer_bytes = 1 * MIB;
   config->stap_path = g_strdup (FILEMON_STAP_PATH);
@@ -82,6 +82,7 @@ fmd_config_free (FmdConfig *config)
   if (config == NULL)
     return;
 
+  g_free (config->default_backend);
   g_free (config->stap_path);
   g_free (config);
 }
@@ -200,19 +201,18 @@ apply_key (FmdConfig     *config,
       return TRUE;
 
     case KEY_BACKEND:
-      {
-        FmdBackendKind kind;
+      if (!fmd_backend_name_is_valid (value))
+        {
+          g_autofree char *names = fmd_backend_names_list ();
 
-        if (!fmd_backend_kind_from_string (value, &kind))
-          {
-            g_set_error (error, FM_ERROR, FM_ERROR_PARSE,
-                         "%s: [%s] %s=%s is not one of auto, stap, bpf", origin,
-                         spec->group, spec->key, value);
-            return FALSE;
-          }
-        *(int *) field = kind;
-        return TRUE;
-      }
+          g_set_error (error, FM_ERROR, FM_ERROR_PARSE,
+                       "%s: [%s] %s=%s is not one of %s", origin, spec->group, spec->key,
+                       value, names);
+          return FALSE;
+        }
+      g_free (*(char **) field);
+      *(char **) field = g_steal_pointer (&value);
+      return TRUE;
 
     case KEY_BOOL:
       if (g_strcmp0 (value, "true") != 0 && g_strcmp0 (value, "false") != 0)

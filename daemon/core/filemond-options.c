@@ -7,6 +7,7 @@
 
 #include "fm-error.h"
 #include "fm-event.h"
+#include "filemond-backend.h"
 
 typedef gboolean (*ParseFunc) (FmdOptions *options,
                                const char *key,
@@ -18,36 +19,6 @@ typedef struct {
   const char *type;
   ParseFunc parse;
 } OptionSpec;
-
-static const char *backend_names[] = {
-  [FMD_BACKEND_AUTO] = "auto",
-  [FMD_BACKEND_STAP] = "stap",
-  [FMD_BACKEND_BPF] = "bpf",
-};
-
-const char *
-fmd_backend_kind_to_string (FmdBackendKind kind)
-{
-  g_return_val_if_fail (kind <= FMD_BACKEND_BPF, NULL);
-
-  return backend_names[kind];
-}
-
-gboolean
-fmd_backend_kind_from_string (const char     *name,
-                              FmdBackendKind *kind)
-{
-  g_return_val_if_fail (name != NULL, FALSE);
-
-  for (guint i = 0; i < G_N_ELEMENTS (backend_names); i++)
-    if (g_str_equal (name, backend_names[i]))
-      {
-        if (kind != NULL)
-          *kind = (FmdBackendKind) i;
-        return TRUE;
-      }
-  return FALSE;
-}
 
 static GPtrArray *
 all_syscalls (void)
@@ -67,7 +38,7 @@ fmd_options_new_default (void)
   FmdOptions *options = g_new0 (FmdOptions, 1);
   const char *empty[] = { NULL };
 
-  options->backend = FMD_BACKEND_AUTO;
+  options->backend = g_strdup ("auto");
   options->syscalls = all_syscalls ();
   options->pids = g_array_new (FALSE, FALSE, sizeof (guint32));
   options->uids = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -84,7 +55,7 @@ fmd_options_copy (const FmdOptions *options)
   g_return_val_if_fail (options != NULL, NULL);
 
   copy = g_new0 (FmdOptions, 1);
-  copy->backend = options->backend;
+  copy->backend = g_strdup (options->backend);
   copy->syscalls = g_ptr_array_copy (options->syscalls, NULL, NULL);
   copy->pids = g_array_copy (options->pids);
   copy->follow_children = options->follow_children;
@@ -101,6 +72,7 @@ fmd_options_free (FmdOptions *options)
   if (options == NULL)
     return;
 
+  g_clear_pointer (&options->backend, g_free);
   g_clear_pointer (&options->syscalls, g_ptr_array_unref);
   g_clear_pointer (&options->pids, g_array_unref);
   g_clear_pointer (&options->uids, g_array_unref);
@@ -117,12 +89,16 @@ parse_backend (FmdOptions *options,
 {
   const char *name = g_variant_get_string (value, NULL);
 
-  if (!fmd_backend_kind_from_string (name, &options->backend))
+  if (!fmd_backend_name_is_valid (name))
     {
+      g_autofree char *names = fmd_backend_names_list ();
+
       g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
-                   "option “%s”: unknown backend “%s” (use auto, stap or bpf)", key, name);
+                   "option “%s”: unknown backend “%s” (use %s)", key, name, names);
       return FALSE;
     }
+  g_free (options->backend);
+  options->backend = g_strdup (name);
   return TRUE;
 }
 
@@ -454,7 +430,7 @@ fmd_options_to_variant (const FmdOptions *options)
 
   g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
   g_variant_builder_add (&builder, "{sv}", "backend",
-                         g_variant_new_string (fmd_backend_kind_to_string (options->backend)));
+                         g_variant_new_string (options->backend));
   g_variant_builder_add (&builder, "{sv}", "syscalls", g_variant_builder_end (&names));
   g_variant_builder_add (&builder, "{sv}", "pids", ids_to_variant (options->pids));
   g_variant_builder_add (&builder, "{sv}", "follow-children",

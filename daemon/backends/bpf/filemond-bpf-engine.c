@@ -14,9 +14,9 @@
 #include <bpf/libbpf.h>
 
 #include "fm-error.h"
-#include "bpf/filemond-bpf.h"
-#include "bpf/filemond.skel.h"
-#include "bpf/filemond-compat.skel.h"
+#include "filemond-bpf.h"
+#include "filemond.skel.h"
+#include "filemond-compat.skel.h"
 
 /* The compat object is opened through the default one's skeleton (see open_object), which
  * maps its globals with the default one's layout: they must be the same. */
@@ -73,17 +73,6 @@ libbpf_print (enum libbpf_print_level  level,
   return 0;
 }
 
-static pid_t registered_pid;
-
-/* The process may exit with a stopped capture's engine cached, or one being freed in a
- * worker thread: tear it down and wait here, so that exit does not cut a teardown short. */
-static void
-shutdown_at_exit (void)
-{
-  if (getpid () == registered_pid)   /* not in a forked child that calls exit() */
-    fmd_bpf_engine_shutdown ();
-}
-
 static void
 ensure_initialized (void)
 {
@@ -92,8 +81,6 @@ ensure_initialized (void)
   if (g_once_init_enter (&done))
     {
       libbpf_set_print (libbpf_print);
-      registered_pid = getpid ();
-      atexit (shutdown_at_exit);
       g_once_init_leave (&done, 1);
     }
 }

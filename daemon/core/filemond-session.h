@@ -33,13 +33,6 @@ const char *fmd_state_to_string (FmdState state);
 /* TRUE from Start until the capture stops or fails: compiling is part of starting. */
 gboolean fmd_state_is_capturing (FmdState state);
 
-/* How the session makes backends; tests replace it with a fake. */
-typedef struct {
-  FmdBackend *(*create) (FmdBackendKind kind, const FmdConfig *config, gpointer user_data);
-  /* NULL when @kind can run here, else a sentence saying what is missing */
-  char *(*unavailable_reason) (FmdBackendKind kind, const FmdConfig *config, gpointer user_data);
-} FmdBackendFactory;
-
 #define FMD_TYPE_SESSION (fmd_session_get_type ())
 G_DECLARE_FINAL_TYPE (FmdSession, fmd_session, FMD, SESSION, GObject)
 
@@ -49,9 +42,10 @@ G_DECLARE_FINAL_TYPE (FmdSession, fmd_session, FMD, SESSION, GObject)
 FmdSession *fmd_session_new (const FmdConfig *config,
                              FmdRing         *ring);
 
-void fmd_session_set_backend_factory (FmdSession              *self,
-                                      const FmdBackendFactory *factory,
-                                      gpointer                 user_data);
+/* The backends the session chooses from: fmd_backend_types() unless replaced (tests' fakes);
+ * @types, NULL-terminated, must outlive the session. */
+void fmd_session_set_backend_types (FmdSession                  *self,
+                                    const FmdBackendType *const *types);
 
 /* Starts a capture with @options (copied). FM_ERROR_ALREADY_RUNNING,
  * FM_ERROR_BACKEND_UNAVAILABLE or FM_ERROR_BACKEND_FAILED otherwise. */

@@ -64,15 +64,37 @@ void fmd_backend_emit_dropped (FmdBackend *self, guint64 count);
 void fmd_backend_emit_failed (FmdBackend *self, const GError *error);
 void fmd_backend_emit_stopped (FmdBackend *self);
 
-/* The backends, and whether each can run here: NULL when it can, else a newly allocated
- * sentence saying what is missing ("stap: /usr/bin/stap not found"). */
-FmdBackend *fmd_backend_stap_new (const FmdConfig *config);
-/* For stap, the first call on a kernel also starts a trial build in the background
- * (filemond-stap-check.c): until its verdict is in, stap counts as usable; then
- * @notify, when not NULL and still alive, gets notify::available-backends. */
-char *fmd_backend_stap_unavailable_reason (const FmdConfig *config,
-                                           GObject         *notify);
-FmdBackend *fmd_backend_bpf_new (const FmdConfig *config);
-char *fmd_backend_bpf_unavailable_reason (const FmdConfig *config);
+/* A kind of backend. The session knows backends only through these: Start's "backend"
+ * option and AvailableBackends name them, "auto" tries them in the registry's order. */
+typedef struct _FmdBackendType FmdBackendType;
+struct _FmdBackendType {
+  const char *name;
+  /* NULL when the backend can run here, else a newly allocated sentence saying what is
+   * missing ("stap: /usr/bin/stap not found"). A check that ends later (stap's trial build
+   * on a new kernel) notifies @notify, when not NULL and still alive, with
+   * notify::available-backends. */
+  char *(*probe) (const FmdBackendType *type, const FmdConfig *config, GObject *notify);
+  /* NULL when this build of filemond lacks the backend. */
+  FmdBackend *(*create) (const FmdBackendType *type, const FmdConfig *config);
+  /* Releases what the type keeps between captures (the bpf backend keeps a stopped
+   * capture's loaded program for the next one); NULL when it keeps nothing. */
+  void (*shutdown) (const FmdBackendType *type);
+  gpointer user_data;   /* the type's own (tests' fakes) */
+};
+
+/* The backends of this build, NULL-terminated, in the order "auto" tries them. */
+const FmdBackendType *const *fmd_backend_types (void);
+/* The type of @types named @name; NULL when there is none. */
+const FmdBackendType *fmd_backend_types_lookup (const FmdBackendType *const *types,
+                                                const char                  *name);
+/* TRUE for "auto" and the name of a backend of this build. */
+gboolean fmd_backend_name_is_valid (const char *name);
+/* "auto, stap or bpf", for messages (newly allocated). */
+char *fmd_backend_names_list (void);
+/* Every type's shutdown, before the process exits with its captures stopped. */
+void fmd_backend_types_shutdown (void);
+
+extern const FmdBackendType fmd_backend_type_stap;
+extern const FmdBackendType fmd_backend_type_bpf;
 
 G_END_DECLS
