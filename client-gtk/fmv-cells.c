@@ -63,6 +63,10 @@ typedef struct {
 /* The same for every window: the function finds its window from the cell. */
 static MenuHook menu_hooks[FMV_N_COLUMNS];
 
+/* The press is claimed (the row under a right click is not selected, and no other
+ * controller acts on it); the menu opens on the release. Opening it on the press gave
+ * the popover the pointer grab while the button was still down: GTK 4.8 then lost track
+ * of the pressed cell's :active state ("Broken accounting of active state"). */
 static void
 cell_pressed_cb (GtkGestureClick *gesture,
                  int              n_press,
@@ -70,13 +74,23 @@ cell_pressed_cb (GtkGestureClick *gesture,
                  double           y,
                  GtkListItem     *item)
 {
+  if (gtk_list_item_get_item (item) != NULL)
+    gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+static void
+cell_released_cb (GtkGestureClick *gesture,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  GtkListItem     *item)
+{
   GtkWidget *cell = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
   const MenuHook *hook = g_object_get_data (G_OBJECT (cell), "fmv-menu-hook");
   GObject *row = gtk_list_item_get_item (item);
 
   if (row == NULL || hook == NULL || hook->func == NULL)
     return;
-  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
   hook->func (cell, row, hook->column, x, y);
 }
 
@@ -91,6 +105,7 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
 
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
   g_signal_connect (click, "pressed", G_CALLBACK (cell_pressed_cb), item);
+  g_signal_connect (click, "released", G_CALLBACK (cell_released_cb), item);
   gtk_widget_add_controller (label, GTK_EVENT_CONTROLLER (click));
   g_object_set_data (G_OBJECT (label), "fmv-menu-hook", &menu_hooks[spec - cell_specs]);
 
