@@ -45,6 +45,21 @@ all_rows (FmvStore *store)
   return rows;
 }
 
+/* The viewer's test events 0 .. n - 1; returns every row. */
+static GArray *
+append_test_events (FmvStore *store,
+                    guint     n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      FmvTestEvent t;
+
+      fmv_test_event (&t, i);
+      g_assert_true (fmv_store_append (store, &t.event, NULL));
+    }
+  return all_rows (store);
+}
+
 static const FmvProcessInfo *
 process (FmvAnalysis *analysis,
          guint32      pid)
@@ -120,14 +135,7 @@ test_analysis_file_counts_match_a_recount (void)
   g_autoptr(FmvAnalysis) analysis = NULL;
   guint total = 0;
 
-  for (guint i = 0; i < 20000; i++)
-    {
-      FmvTestEvent t;
-
-      fmv_test_event (&t, i);
-      g_assert_true (fmv_store_append (store, &t.event, NULL));
-    }
-  rows = all_rows (store);
+  rows = append_test_events (store, 20000);
   analysis = fmv_analysis_new (store, (guint32 *) (gpointer) rows->data, rows->len);
   g_assert_cmpuint (analysis->files->len, >, 10);
 
@@ -174,14 +182,7 @@ test_analysis_counts_values_most_frequent_first (void)
   g_autoptr(GArray) counts = NULL;
   guint total = 0;
 
-  for (guint i = 0; i < 5000; i++)
-    {
-      FmvTestEvent t;
-
-      fmv_test_event (&t, i);
-      g_assert_true (fmv_store_append (store, &t.event, NULL));
-    }
-  rows = all_rows (store);
+  rows = append_test_events (store, 5000);
   counts = fmv_analysis_count_values (store, (guint32 *) (gpointer) rows->data, rows->len, FMV_TERM_COMM);
   g_assert_cmpuint (counts->len, ==, G_N_ELEMENTS (fmv_test_comms));
   for (guint c = 0; c < counts->len; c++)
