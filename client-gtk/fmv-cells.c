@@ -94,13 +94,29 @@ cell_released_cb (GtkGestureClick *gesture,
   hook->func (cell, row, hook->column, x, y);
 }
 
+GtkWidget *
+fmv_cells_new_label (float              xalign,
+                     PangoEllipsizeMode ellipsize,
+                     gboolean           numeric)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), xalign);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  gtk_label_set_ellipsize (GTK_LABEL (label), ellipsize);
+  gtk_widget_add_css_class (label, "cell");
+  if (numeric)
+    gtk_widget_add_css_class (label, "numeric");
+  return label;
+}
+
 static void
 cell_setup_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *item,
                gpointer                  user_data)
 {
   const CellSpec *spec = user_data;
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *label = fmv_cells_new_label (spec->xalign, spec->ellipsize, spec->numeric);
   GtkGesture *click = gtk_gesture_click_new ();
 
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
@@ -109,12 +125,6 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
   gtk_widget_add_controller (label, GTK_EVENT_CONTROLLER (click));
   g_object_set_data (G_OBJECT (label), "fmv-menu-hook", &menu_hooks[spec - cell_specs]);
 
-  gtk_label_set_xalign (GTK_LABEL (label), spec->xalign);
-  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  gtk_label_set_ellipsize (GTK_LABEL (label), spec->ellipsize);
-  gtk_widget_add_css_class (label, "cell");
-  if (spec->numeric)
-    gtk_widget_add_css_class (label, "numeric");
   if (spec->tooltip)
     {
       gtk_widget_set_has_tooltip (label, TRUE);

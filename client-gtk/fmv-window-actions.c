@@ -1,6 +1,6 @@
 /* fmv-window-actions.c: what the window's buttons, menu items and shortcuts do: Start and
  * Stop (polkit may ask for a password), Clear, Open, Save (all events or those shown),
- * follow-tail, the detail pane, and jumping between failed calls. */
+ * follow-tail, the detail pane, jumping between failed calls, and the analysis views. */
 #include "config.h"
 
 #include <string.h>
@@ -8,6 +8,7 @@
 
 #include "fm-error.h"
 #include "fm-format.h"
+#include "fmv-analysis-window.h"
 #include "fmv-capture.h"
 #include "fmv-window-private.h"
 
@@ -456,6 +457,25 @@ add_filter_term_activated (GSimpleAction *action,
   fmv_window_add_filter_term (user_data, g_variant_get_string (parameter, NULL));
 }
 
+/* The process tree, file summary or value counts of the events shown. */
+static void
+analysis_activated (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+  FmvAnalysisWindow *analysis;
+
+  /* The rows shown are known once a refilter has finished. */
+  if (fmv_event_list_get_busy (self->list))
+    {
+      fmv_window_flash_status (self, "The list is still being filtered: try again in a moment");
+      return;
+    }
+  analysis = fmv_analysis_window_new (self, g_variant_get_string (parameter, NULL));
+  gtk_window_present (GTK_WINDOW (analysis));
+}
+
 static void
 hide_monitor_changed (GSimpleAction *action,
                       GVariant      *state,
@@ -537,6 +557,7 @@ static const GActionEntry window_actions[] = {
   { .name = "backend", .parameter_type = "s", .state = "'auto'" },
   { .name = "failed-only", .state = "false" },
   { .name = "add-filter-term", .parameter_type = "s", .activate = add_filter_term_activated },
+  { .name = "analysis", .parameter_type = "s", .activate = analysis_activated },
   { .name = "hide-monitor", .state = "true", .change_state = hide_monitor_changed },
   { .name = "show-details", .state = "false", .change_state = show_details_changed },
   { .name = "next-failure", .activate = next_failure_activated },

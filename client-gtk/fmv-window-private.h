@@ -105,6 +105,10 @@ gboolean fmv_window_get_hide_monitor (FmvWindow *self);
 /* Applies the filter entry's text (and the hiding of filemon's own activity) again. */
 void fmv_window_refilter (FmvWindow *self);
 
+/* Sets the filter entry's text and applies it at once. */
+void fmv_window_set_filter_text (FmvWindow  *self,
+                                 const char *text);
+
 /* ANDs @term into the filter entry's text and applies it. */
 void fmv_window_add_filter_term (FmvWindow  *self,
                                  const char *term);

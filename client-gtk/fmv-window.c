@@ -433,6 +433,16 @@ filter_stop_cb (GtkSearchEntry *entry,
   gtk_editable_set_text (GTK_EDITABLE (entry), "");
 }
 
+void
+fmv_window_set_filter_text (FmvWindow  *self,
+                            const char *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->filter_entry), text);
+  gtk_editable_set_position (GTK_EDITABLE (self->filter_entry), -1);
+  /* Apply now rather than after the entry's typing delay. */
+  filter_changed_cb (self->filter_entry, self);
+}
+
 static void
 detail_filter_requested_cb (FmvDetail  *detail,
                             const char *term,
@@ -440,10 +450,7 @@ detail_filter_requested_cb (FmvDetail  *detail,
 {
   g_autofree char *text = fmv_filter_and (gtk_editable_get_text (GTK_EDITABLE (self->filter_entry)), term);
 
-  gtk_editable_set_text (GTK_EDITABLE (self->filter_entry), text);
-  gtk_editable_set_position (GTK_EDITABLE (self->filter_entry), -1);
-  /* Apply now rather than after the entry's typing delay. */
-  filter_changed_cb (self->filter_entry, self);
+  fmv_window_set_filter_text (self, text);
 }
 
 /* ---- live connection -------------------------------------------------------------------- */

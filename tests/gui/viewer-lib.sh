@@ -241,6 +241,23 @@ viewer_key() {
   xdotool windowfocus --sync "$win" key --clearmodifiers "$@"
 }
 
+# click_until X Y PATTERN TIMEOUT: clicks at (X, Y) until the viewer's debug log has a
+# line matching PATTERN, or fails: a window that has just been filled may not have laid
+# out the row under the pointer yet, so a click that finds nothing there is made again.
+click_until() {
+  local x=$1 y=$2 pattern=$3 timeout=$4 start=$SECONDS i
+  while [ $((SECONDS - start)) -lt "$timeout" ]; do
+    xdotool mousemove "$x" "$y" click 1
+    for i in $(seq 10); do
+      viewer_alive || { cat "$tmp/viewer.log" >&2; fail "the viewer exited"; }
+      grep -q -- "$pattern" "$tmp/viewer.log" && return 0
+      sleep 0.2
+    done
+  done
+  cat "$tmp/viewer.log" >&2
+  fail "clicking at $x,$y did not bring '$pattern' in ${timeout}s"
+}
+
 # park_pointer: out of the window, so no tooltip covers the rows in screenshots.
 park_pointer() {
   xdotool mousemove 1279 799
