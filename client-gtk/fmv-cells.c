@@ -6,6 +6,14 @@
 #include "fmv-cells.h"
 #include "fmv-row.h"
 
+/* A window's cells: the highlight rules they are coloured by, and the labels bound now,
+ * recoloured when the rules change (the view does not rebind them by itself). */
+typedef struct {
+  FmvHighlights *highlights;
+  gulong changed_id;
+  GHashTable *bound;          /* GtkLabel -> its GtkListItem */
+} Cells;
+
 /* Each column's cells are plain labels made and filled here (a GtkSignalListItemFactory),
  * not .ui templates with property bindings: GTK 4.8's list view keeps ~200 rows bound
  * around its anchor, so following a live capture rebinds ~200 rows x 7 cells at each
@@ -133,12 +141,72 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
   gtk_list_item_set_child (item, label);
 }
 
+/* The "highlight-N" class of the rule @label's row matches, if any. */
+static void
+apply_highlight (Cells     *cells,
+                 GtkWidget *label,
+                 FmvRow    *row)
+{
+  int old = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "fmv-highlight")) - 1;
+  int colour = -1;
+
+  /* With no rules (the common case) a row costs nothing more than before. */
+  if (old < 0 && fmv_highlights_get_n (cells->highlights) == 0)
+    return;
+  if (row != NULL)
+    {
+      FmEvent ev;
+
+      fmv_row_get_event (row, &ev);
+      colour = fmv_highlights_match (cells->highlights, &ev);
+    }
+  if (colour == old)
+    return;
+  if (old >= 0)
+    {
+      g_autofree char *name = g_strdup_printf ("highlight-%d", old);
+
+      gtk_widget_remove_css_class (label, name);
+    }
+  if (colour >= 0)
+    {
+      g_autofree char *name = g_strdup_printf ("highlight-%d", colour);
+
+      gtk_widget_add_css_class (label, name);
+    }
+  g_object_set_data (G_OBJECT (label), "fmv-highlight", GINT_TO_POINTER (colour + 1));
+}
+
+static void
+highlights_changed_cb (FmvHighlights *highlights,
+                       Cells         *cells)
+{
+  GHashTableIter iter;
+  gpointer label, item;
+
+  g_hash_table_iter_init (&iter, cells->bound);
+  while (g_hash_table_iter_next (&iter, &label, &item))
+    apply_highlight (cells, label, gtk_list_item_get_item (item));
+}
+
+static void
+cells_free (gpointer data)
+{
+  Cells *cells = data;
+
+  g_signal_handler_disconnect (cells->highlights, cells->changed_id);
+  g_object_unref (cells->highlights);
+  g_hash_table_unref (cells->bound);
+  g_free (cells);
+}
+
 static void
 cell_bind_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *item,
               gpointer                  user_data)
 {
   const CellSpec *spec = user_data;
+  Cells *cells = g_object_get_data (G_OBJECT (factory), "fmv-cells");
   FmvRow *row = gtk_list_item_get_item (item);
   GtkWidget *label = gtk_list_item_get_child (item);
   g_autofree char *text = NULL;
@@ -154,6 +222,18 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
       else
         gtk_widget_remove_css_class (label, "failed");
     }
+  g_hash_table_insert (cells->bound, label, item);
+  apply_highlight (cells, label, row);
+}
+
+static void
+cell_unbind_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *item,
+                gpointer                  user_data)
+{
+  Cells *cells = g_object_get_data (G_OBJECT (factory), "fmv-cells");
+
+  g_hash_table_remove (cells->bound, gtk_list_item_get_child (item));
 }
 
 const char *
@@ -166,15 +246,22 @@ fmv_cells_get_name (FmvColumn column)
 
 void
 fmv_cells_set_factories (GtkColumnViewColumn *const columns[FMV_N_COLUMNS],
-                         FmvCellMenuFunc            menu_func)
+                         FmvCellMenuFunc            menu_func,
+                         FmvHighlights             *highlights)
 {
   for (FmvColumn c = 0; c < FMV_N_COLUMNS; c++)
     {
-      menu_hooks[c] = (MenuHook) { c, menu_func };
       g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+      Cells *cells = g_new0 (Cells, 1);
 
+      menu_hooks[c] = (MenuHook) { c, menu_func };
+      cells->highlights = g_object_ref (highlights);
+      cells->bound = g_hash_table_new (NULL, NULL);
+      cells->changed_id = g_signal_connect (highlights, "changed", G_CALLBACK (highlights_changed_cb), cells);
+      g_object_set_data_full (G_OBJECT (factory), "fmv-cells", cells, cells_free);
       g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), (gpointer) &cell_specs[c]);
       g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), (gpointer) &cell_specs[c]);
+      g_signal_connect (factory, "unbind", G_CALLBACK (cell_unbind_cb), (gpointer) &cell_specs[c]);
       gtk_column_view_column_set_factory (columns[c], factory);
     }
 }

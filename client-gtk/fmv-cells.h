@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "fmv-highlights.h"
 #include "fmv-sort.h"
 
 G_BEGIN_DECLS
@@ -16,9 +17,10 @@ typedef void (*FmvCellMenuFunc) (GtkWidget *cell,
                                  double     y);
 
 /* Gives each column (indexed by FmvColumn) the factory of its cells; @menu_func is called
- * on right clicks. */
+ * on right clicks; rows are coloured by the first of @highlights they match. */
 void fmv_cells_set_factories (GtkColumnViewColumn *const columns[FMV_N_COLUMNS],
-                              FmvCellMenuFunc            menu_func);
+                              FmvCellMenuFunc            menu_func,
+                              FmvHighlights             *highlights);
 
 /* The FmvRow property a column shows ("pid", "user"), also the name of its chooser action. */
 const char *fmv_cells_get_name (FmvColumn column);

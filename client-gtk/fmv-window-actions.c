@@ -457,6 +457,14 @@ add_filter_term_activated (GSimpleAction *action,
   fmv_window_add_filter_term (user_data, g_variant_get_string (parameter, NULL));
 }
 
+static void
+add_highlight_activated (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  fmv_window_add_highlight (user_data, g_variant_get_string (parameter, NULL));
+}
+
 /* The process tree, file summary or value counts of the events shown. */
 static void
 analysis_activated (GSimpleAction *action,
@@ -558,6 +566,7 @@ static const GActionEntry window_actions[] = {
   { .name = "failed-only", .state = "false" },
   { .name = "add-filter-term", .parameter_type = "s", .activate = add_filter_term_activated },
   { .name = "analysis", .parameter_type = "s", .activate = analysis_activated },
+  { .name = "add-highlight", .parameter_type = "s", .activate = add_highlight_activated },
   { .name = "hide-monitor", .state = "true", .change_state = hide_monitor_changed },
   { .name = "show-details", .state = "false", .change_state = show_details_changed },
   { .name = "next-failure", .activate = next_failure_activated },

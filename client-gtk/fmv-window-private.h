@@ -4,6 +4,7 @@
 
 #include "fmv-detail.h"
 #include "fmv-event-list.h"
+#include "fmv-highlights.h"
 #include "fmv-live.h"
 #include "fmv-store.h"
 #include "fmv-window.h"
@@ -23,6 +24,7 @@ struct _FmvWindow
   GtkLabel *info_label;
   GtkWidget *filter_bar;
   GtkSearchEntry *filter_entry;
+  GtkMenuButton *highlight_button;
   GtkSpinner *busy_spinner;
   GtkRevealer *filter_error_revealer;
   GtkLabel *filter_error_label;
@@ -71,6 +73,8 @@ struct _FmvWindow
   GObject *probe_a;
   GObject *probe_b;
 
+  FmvHighlights *highlights;
+  GtkWidget *highlight_popover;
   GtkWidget *row_menu;        /* the rows' context menu, a child of column_view */
   GtkWidget *list_view;       /* the column view's inner list, for scrolling */
   guint scroll_tick;
@@ -112,6 +116,12 @@ void fmv_window_set_filter_text (FmvWindow  *self,
 /* ANDs @term into the filter entry's text and applies it. */
 void fmv_window_add_filter_term (FmvWindow  *self,
                                  const char *term);
+
+/* fmv-window-highlights.c */
+void fmv_window_setup_highlights (FmvWindow *self);
+/* Adds a highlight rule (a filter expression). */
+void fmv_window_add_highlight (FmvWindow  *self,
+                               const char *term);
 
 /* fmv-window-actions.c */
 void fmv_window_install_actions (FmvWindow *self);

@@ -602,7 +602,8 @@ add_filter_item (GMenu      *menu,
 }
 
 /* Include / Exclude <value> of the clicked cell's column, and the events before or after
- * this one; each edits the filter entry's text, so the entry shows what happened. */
+ * this one; each edits the filter entry's text, so the entry shows what happened.
+ * Highlight <value> adds a highlight rule (fmv-window-highlights.c). */
 static void
 cell_menu_cb (GtkWidget *cell,
               GObject   *item,
@@ -629,8 +630,13 @@ cell_menu_cb (GtkWidget *cell,
       g_autofree char *exclude = g_strdup_printf ("Exclude %s", term);
       g_autofree char *not_term = g_strdup_printf ("not %s", term);
 
+      g_autofree char *highlight = g_strdup_printf ("Highlight %s", term);
+      g_autoptr(GMenuItem) highlight_item = g_menu_item_new (highlight, NULL);
+
       add_filter_item (values, include, term);
       add_filter_item (values, exclude, not_term);
+      g_menu_item_set_action_and_target_value (highlight_item, "win.add-highlight", g_variant_new_string (term));
+      g_menu_append_item (values, highlight_item);
       g_menu_append_section (menu, NULL, G_MENU_MODEL (values));
     }
   before = g_strdup_printf ("seq>=%" G_GUINT64_FORMAT, ev.seq);
@@ -753,6 +759,7 @@ fmv_window_dispose (GObject *object)
   g_clear_object (&self->file);
   g_clear_object (&self->probe_a);
   g_clear_object (&self->probe_b);
+  g_clear_object (&self->highlights);
 
   G_OBJECT_CLASS (fmv_window_parent_class)->dispose (object);
 }
@@ -778,6 +785,7 @@ fmv_window_class_init (FmvWindowClass *klass)
   CHILD (info_label);
   CHILD (filter_bar);
   CHILD (filter_entry);
+  CHILD (highlight_button);
   CHILD (busy_spinner);
   CHILD (filter_error_revealer);
   CHILD (filter_error_label);
@@ -840,7 +848,8 @@ fmv_window_init (FmvWindow *self)
   g_signal_connect (self->selection, "notify::selected-item", G_CALLBACK (selected_item_cb), self);
 
   get_columns (self, columns);
-  fmv_cells_set_factories (columns, cell_menu_cb);
+  fmv_window_setup_highlights (self);
+  fmv_cells_set_factories (columns, cell_menu_cb, self->highlights);
   self->row_menu = gtk_popover_menu_new_from_model (NULL);
   gtk_popover_set_has_arrow (GTK_POPOVER (self->row_menu), FALSE);
   gtk_widget_set_halign (self->row_menu, GTK_ALIGN_START);

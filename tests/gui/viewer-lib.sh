@@ -65,6 +65,19 @@ begin_file_test() {
   export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$tmp/no-such-bus
 }
 
+# open_generated_capture N NAME: a capture of N test events in $tmp/capture.jsonl, open
+# in the viewer under a new Xvfb, all rows taken in and drawn (screenshot $tmp/NAME.png).
+open_generated_capture() {
+  local n=$1 name=$2
+  "$FILEMON_BUILD_DIR/tests/gui/fmv-make-capture" "$n" "$tmp/capture.jsonl" || fail "cannot make a capture"
+  start_xvfb "$tmp"
+  VIEWER_TITLE=capture.jsonl
+  start_viewer "$tmp" root "$tmp/capture.jsonl"
+  wait_for_log "$tmp" "list shows $n of $n events" 60
+  park_pointer
+  wait_for_window "$tmp" "$name" 60
+}
+
 end_file_test() {
   stop_viewer
   stop_xvfb
@@ -98,12 +111,17 @@ image_stddev() {
   "$CONVERT" "$1" -format '%[fx:standard_deviation]' info:
 }
 
+# colour_pixels PNG COLOUR [FUZZ]: pixels in the list area close to COLOUR.
+colour_pixels() {
+  "$CONVERT" "$1" -crop "$LIST_AREA" +repage -alpha off \
+    -fuzz "${3:-18%}" -fill black +opaque "$2" -fill white -opaque "$2" \
+    -format '%[fx:round(mean*w*h)]' info:
+}
+
 # Pixels in the list area close to the red of failed calls (GTK's Adwaita error color,
 # text antialiased).
 red_pixels() {
-  "$CONVERT" "$1" -crop "$LIST_AREA" +repage -alpha off \
-    -fuzz 18% -fill black +opaque '#c01c28' -fill white -opaque '#c01c28' \
-    -format '%[fx:round(mean*w*h)]' info:
+  colour_pixels "$1" '#c01c28'
 }
 
 # wait_for_red DIR MIN TIMEOUT NAME: screenshots until at least MIN red pixels show, or fails.
@@ -118,6 +136,20 @@ wait_for_red() {
   done
   cat "$dir/viewer.log" >&2
   fail "$name: no failed calls on screen after ${timeout}s ($count red pixels, wanted $min)"
+}
+
+# wait_for_colour DIR COLOUR MIN MAX TIMEOUT NAME: screenshots until the list area has
+# between MIN and MAX pixels of COLOUR (2% fuzz: a flat background), or fails.
+wait_for_colour() {
+  local dir=$1 colour=$2 min=$3 max=$4 timeout=$5 name=$6 start=$SECONDS count=0
+  while [ $((SECONDS - start)) -lt "$timeout" ]; do
+    viewer_alive || { cat "$dir/viewer.log" >&2; fail "the viewer exited"; }
+    screenshot "$dir/$name.png"
+    count=$(colour_pixels "$dir/$name.png" "$colour" 2%)
+    [ "$count" -ge "$min" ] && [ "$count" -le "$max" ] && { echo "$name: $count pixels of $colour"; return 0; }
+    sleep 0.5
+  done
+  fail "$name: $count pixels of $colour in the list after ${timeout}s, wanted $min to $max"
 }
 
 # wait_for_log DIR PATTERN TIMEOUT: until the viewer's debug log has a line matching the
