@@ -6,11 +6,14 @@
 #include "fmv-cells.h"
 #include "fmv-row.h"
 
-/* A window's cells: the highlight rules they are coloured by, and the labels bound now,
- * recoloured when the rules change (the view does not rebind them by itself). */
+/* A window's cells: the highlight rules they are coloured by, its bookmarks, and the
+ * labels bound now, restyled when either changes (the view does not rebind them by
+ * itself). */
 typedef struct {
   FmvHighlights *highlights;
-  gulong changed_id;
+  FmvBookmarks *bookmarks;
+  gulong highlights_id;
+  gulong bookmarks_id;
   GHashTable *bound;          /* GtkLabel -> its GtkListItem */
 } Cells;
 
@@ -141,15 +144,30 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
   gtk_list_item_set_child (item, label);
 }
 
-/* The "highlight-N" class of the rule @label's row matches, if any. */
 static void
-apply_highlight (Cells     *cells,
-                 GtkWidget *label,
-                 FmvRow    *row)
+set_class (GtkWidget  *widget,
+           const char *name,
+           gboolean    on)
+{
+  if (on == gtk_widget_has_css_class (widget, name))
+    return;
+  if (on)
+    gtk_widget_add_css_class (widget, name);
+  else
+    gtk_widget_remove_css_class (widget, name);
+}
+
+/* The "bookmarked" class, and the "highlight-N" class of the rule @label's row matches,
+ * if any. */
+static void
+apply_marks (Cells     *cells,
+             GtkWidget *label,
+             FmvRow    *row)
 {
   int old = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "fmv-highlight")) - 1;
   int colour = -1;
 
+  set_class (label, "bookmarked", row != NULL && fmv_bookmarks_contains (cells->bookmarks, fmv_row_get_row (row)));
   /* With no rules (the common case) a row costs nothing more than before. */
   if (old < 0 && fmv_highlights_get_n (cells->highlights) == 0)
     return;
@@ -178,15 +196,15 @@ apply_highlight (Cells     *cells,
 }
 
 static void
-highlights_changed_cb (FmvHighlights *highlights,
-                       Cells         *cells)
+marks_changed_cb (GObject *marks,
+                  Cells   *cells)
 {
   GHashTableIter iter;
   gpointer label, item;
 
   g_hash_table_iter_init (&iter, cells->bound);
   while (g_hash_table_iter_next (&iter, &label, &item))
-    apply_highlight (cells, label, gtk_list_item_get_item (item));
+    apply_marks (cells, label, gtk_list_item_get_item (item));
 }
 
 static void
@@ -194,8 +212,10 @@ cells_free (gpointer data)
 {
   Cells *cells = data;
 
-  g_signal_handler_disconnect (cells->highlights, cells->changed_id);
+  g_signal_handler_disconnect (cells->highlights, cells->highlights_id);
+  g_signal_handler_disconnect (cells->bookmarks, cells->bookmarks_id);
   g_object_unref (cells->highlights);
+  g_object_unref (cells->bookmarks);
   g_hash_table_unref (cells->bound);
   g_free (cells);
 }
@@ -210,20 +230,12 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
   FmvRow *row = gtk_list_item_get_item (item);
   GtkWidget *label = gtk_list_item_get_child (item);
   g_autofree char *text = NULL;
-  gboolean failed;
 
   g_object_get (row, spec->property, &text, NULL);
   gtk_label_set_label (GTK_LABEL (label), text);
-  failed = fmv_row_get_failed (row);
-  if (failed != gtk_widget_has_css_class (label, "failed"))
-    {
-      if (failed)
-        gtk_widget_add_css_class (label, "failed");
-      else
-        gtk_widget_remove_css_class (label, "failed");
-    }
+  set_class (label, "failed", fmv_row_get_failed (row));
   g_hash_table_insert (cells->bound, label, item);
-  apply_highlight (cells, label, row);
+  apply_marks (cells, label, row);
 }
 
 static void
@@ -247,7 +259,8 @@ fmv_cells_get_name (FmvColumn column)
 void
 fmv_cells_set_factories (GtkColumnViewColumn *const columns[FMV_N_COLUMNS],
                          FmvCellMenuFunc            menu_func,
-                         FmvHighlights             *highlights)
+                         FmvHighlights             *highlights,
+                         FmvBookmarks              *bookmarks)
 {
   for (FmvColumn c = 0; c < FMV_N_COLUMNS; c++)
     {
@@ -256,8 +269,10 @@ fmv_cells_set_factories (GtkColumnViewColumn *const columns[FMV_N_COLUMNS],
 
       menu_hooks[c] = (MenuHook) { c, menu_func };
       cells->highlights = g_object_ref (highlights);
+      cells->bookmarks = g_object_ref (bookmarks);
       cells->bound = g_hash_table_new (NULL, NULL);
-      cells->changed_id = g_signal_connect (highlights, "changed", G_CALLBACK (highlights_changed_cb), cells);
+      cells->highlights_id = g_signal_connect (highlights, "changed", G_CALLBACK (marks_changed_cb), cells);
+      cells->bookmarks_id = g_signal_connect (bookmarks, "changed", G_CALLBACK (marks_changed_cb), cells);
       g_object_set_data_full (G_OBJECT (factory), "fmv-cells", cells, cells_free);
       g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), (gpointer) &cell_specs[c]);
       g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), (gpointer) &cell_specs[c]);

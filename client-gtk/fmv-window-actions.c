@@ -1,6 +1,7 @@
 /* fmv-window-actions.c: what the window's buttons, menu items and shortcuts do: Start and
  * Stop (polkit may ask for a password), Clear, Open, Save (all events or those shown),
- * follow-tail, the detail pane, jumping between failed calls, and the analysis views. */
+ * follow-tail, the detail pane, jumping between failed calls and between bookmarks, and
+ * the analysis views. */
 #include "config.h"
 
 #include <string.h>
@@ -526,6 +527,92 @@ jump_to_failure (FmvWindow *self,
 }
 
 static void
+toggle_bookmark_row_activated (GSimpleAction *action,
+                               GVariant      *parameter,
+                               gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+  guint row = g_variant_get_uint32 (parameter);
+
+  if (row < fmv_store_get_n_rows (self->store))
+    fmv_bookmarks_toggle (self->bookmarks, row);
+}
+
+/* On the selected event. */
+static void
+toggle_bookmark_activated (GSimpleAction *action,
+                           GVariant      *parameter,
+                           gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+  guint selected = gtk_single_selection_get_selected (self->selection);
+
+  if (selected == GTK_INVALID_LIST_POSITION)
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      fmv_window_flash_status (self, "Select an event to bookmark it");
+      return;
+    }
+  fmv_bookmarks_toggle (self->bookmarks, fmv_event_list_get_row (self->list, selected));
+}
+
+/* The nearest bookmarked event shown below (above) the selected one, or the first (last)
+ * when nothing is selected. */
+static void
+jump_to_bookmark (FmvWindow *self,
+                  gboolean   forward)
+{
+  g_autoptr(GArray) rows = fmv_bookmarks_dup_rows (self->bookmarks);
+  guint from = gtk_single_selection_get_selected (self->selection);
+  gboolean found = FALSE;
+  guint best = 0;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      guint position;
+
+      if (!fmv_event_list_find_row (self->list, g_array_index (rows, guint32, i), &position))
+        continue;
+      if (from != GTK_INVALID_LIST_POSITION && (forward ? position <= from : position >= from))
+        continue;
+      if (!found || (forward ? position < best : position > best))
+        best = position;
+      found = TRUE;
+    }
+  if (!found)
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      fmv_window_flash_status (self, forward ? "No bookmark below" : "No bookmark above");
+      return;
+    }
+  fmv_window_set_follow (self, FALSE);
+  fmv_window_select_position (self, best);
+  {
+    FmEvent ev;
+
+    fmv_store_get_event (self->store, fmv_event_list_get_row (self->list, best), &ev);
+    /* The Xvfb tests read this line. */
+    g_debug ("bookmark: selected event %" G_GUINT64_FORMAT, ev.seq);
+  }
+}
+
+static void
+next_bookmark_activated (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  jump_to_bookmark (user_data, TRUE);
+}
+
+static void
+previous_bookmark_activated (GSimpleAction *action,
+                             GVariant      *parameter,
+                             gpointer       user_data)
+{
+  jump_to_bookmark (user_data, FALSE);
+}
+
+static void
 next_failure_activated (GSimpleAction *action,
                         GVariant      *parameter,
                         gpointer       user_data)
@@ -570,6 +657,10 @@ static const GActionEntry window_actions[] = {
   { .name = "hide-monitor", .state = "true", .change_state = hide_monitor_changed },
   { .name = "show-details", .state = "false", .change_state = show_details_changed },
   { .name = "next-failure", .activate = next_failure_activated },
+  { .name = "toggle-bookmark", .activate = toggle_bookmark_activated },
+  { .name = "toggle-bookmark-row", .parameter_type = "u", .activate = toggle_bookmark_row_activated },
+  { .name = "next-bookmark", .activate = next_bookmark_activated },
+  { .name = "previous-bookmark", .activate = previous_bookmark_activated },
   { .name = "previous-failure", .activate = previous_failure_activated },
   { .name = "focus-filter", .activate = focus_filter_activated },
 };

@@ -2,6 +2,7 @@
  * and fmv-window-actions.c (what the buttons and shortcuts do). */
 #pragma once
 
+#include "fmv-bookmarks.h"
 #include "fmv-detail.h"
 #include "fmv-event-list.h"
 #include "fmv-highlights.h"
@@ -74,6 +75,7 @@ struct _FmvWindow
   GObject *probe_b;
 
   FmvHighlights *highlights;
+  FmvBookmarks *bookmarks;
   GtkWidget *highlight_popover;
   GtkWidget *row_menu;        /* the rows' context menu, a child of column_view */
   GtkWidget *list_view;       /* the column view's inner list, for scrolling */

@@ -248,6 +248,8 @@ fmv_window_set_store (FmvWindow *self,
                       FmvStore  *store)
 {
   g_set_object (&self->store, store);
+  /* Bookmarks are rows of the store they were made in. */
+  fmv_bookmarks_clear (self->bookmarks);
   fmv_event_list_set_store (self->list, store);
   if (self->live != NULL)
     fmv_live_set_store (self->live, store);
@@ -639,6 +641,14 @@ cell_menu_cb (GtkWidget *cell,
       g_menu_append_item (values, highlight_item);
       g_menu_append_section (menu, NULL, G_MENU_MODEL (values));
     }
+  {
+    g_autoptr(GMenuItem) bookmark = g_menu_item_new (fmv_bookmarks_contains (self->bookmarks, fmv_row_get_row (row)) ?
+                                                     "Remove Bookmark" : "Bookmark This Event", NULL);
+
+    g_menu_item_set_action_and_target_value (bookmark, "win.toggle-bookmark-row",
+                                             g_variant_new_uint32 (fmv_row_get_row (row)));
+    g_menu_append_item (range, bookmark);
+  }
   before = g_strdup_printf ("seq>=%" G_GUINT64_FORMAT, ev.seq);
   after = g_strdup_printf ("seq<=%" G_GUINT64_FORMAT, ev.seq);
   add_filter_item (range, "Exclude Events Before This One", before);
@@ -661,7 +671,14 @@ fmv_window_add_filter_term (FmvWindow  *self,
   detail_filter_requested_cb (self->detail, term, self);
 }
 
-/* The Xvfb tests read this line. */
+/* The Xvfb tests read these lines. */
+static void
+bookmarks_changed_cb (FmvBookmarks *bookmarks,
+                      gpointer      user_data)
+{
+  g_debug ("bookmarks: %u", fmv_bookmarks_get_n (bookmarks));
+}
+
 static void
 column_visible_cb (GtkColumnViewColumn *column,
                    GParamSpec          *pspec,
@@ -760,6 +777,7 @@ fmv_window_dispose (GObject *object)
   g_clear_object (&self->probe_a);
   g_clear_object (&self->probe_b);
   g_clear_object (&self->highlights);
+  g_clear_object (&self->bookmarks);
 
   G_OBJECT_CLASS (fmv_window_parent_class)->dispose (object);
 }
@@ -849,7 +867,9 @@ fmv_window_init (FmvWindow *self)
 
   get_columns (self, columns);
   fmv_window_setup_highlights (self);
-  fmv_cells_set_factories (columns, cell_menu_cb, self->highlights);
+  self->bookmarks = fmv_bookmarks_new ();
+  g_signal_connect (self->bookmarks, "changed", G_CALLBACK (bookmarks_changed_cb), NULL);
+  fmv_cells_set_factories (columns, cell_menu_cb, self->highlights, self->bookmarks);
   self->row_menu = gtk_popover_menu_new_from_model (NULL);
   gtk_popover_set_has_arrow (GTK_POPOVER (self->row_menu), FALSE);
   gtk_widget_set_halign (self->row_menu, GTK_ALIGN_START);

@@ -16,7 +16,7 @@ first_comm=$(head -n 1 "$tmp/capture.jsonl" | sed 's/.*"comm":"\([^"]*\)".*/\1/'
 [ "$(colour_pixels "$tmp/menu.png" "$YELLOW" 2%)" = 0 ] || fail "yellow rows before any highlight"
 
 # The first row's Process cell; the menu's items are 30 px apart: Include, Exclude,
-# Highlight, Before, After.
+# Highlight, Bookmark, Before, After.
 xdotool mousemove 190 131 click 3
 wait_for_change "$tmp" menu 60
 xdotool mousemove 260 $((131 + 81)) click 1

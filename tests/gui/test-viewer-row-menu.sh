@@ -16,7 +16,7 @@ xdotool mousemove 190 131 click 3
 wait_for_change "$tmp" menu 60
 cp "$tmp/menu.png" "$out/viewer-row-menu.png"
 # The menu opens at the pointer, its items 30 px apart: Include, Exclude, Highlight,
-# Before, After.
+# Bookmark, Before, After.
 xdotool mousemove 260 $((131 + 51)) click 1
 wait_for_log "$tmp" "filter entry: not comm=$first_comm" 60
 wait_for_log "$tmp" "list shows $n_other of 300 events" 60
@@ -26,7 +26,7 @@ park_pointer
 screenshot "$tmp/menu.png"
 xdotool mousemove 190 131 click 3
 wait_for_change "$tmp" menu 60
-xdotool mousemove 260 $((131 + 141)) click 1
+xdotool mousemove 260 $((131 + 171)) click 1
 wait_for_log "$tmp" "filter entry: not comm=$first_comm and seq<=" 60
 wait_for_log "$tmp" "list shows 1 of 300 events" 60
 park_pointer
