@@ -538,6 +538,14 @@ toggle_bookmark_row_activated (GSimpleAction *action,
     fmv_bookmarks_toggle (self->bookmarks, row);
 }
 
+static void
+open_folder_activated (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  fmv_window_open_folder (user_data, g_variant_get_uint32 (parameter));
+}
+
 /* On the selected event. */
 static void
 toggle_bookmark_activated (GSimpleAction *action,
@@ -660,6 +668,7 @@ static const GActionEntry window_actions[] = {
   { .name = "toggle-bookmark", .activate = toggle_bookmark_activated },
   { .name = "toggle-bookmark-row", .parameter_type = "u", .activate = toggle_bookmark_row_activated },
   { .name = "next-bookmark", .activate = next_bookmark_activated },
+  { .name = "open-folder", .parameter_type = "u", .activate = open_folder_activated },
   { .name = "previous-bookmark", .activate = previous_bookmark_activated },
   { .name = "previous-failure", .activate = previous_failure_activated },
   { .name = "focus-filter", .activate = focus_filter_activated },

@@ -125,6 +125,10 @@ void fmv_window_setup_highlights (FmvWindow *self);
 void fmv_window_add_highlight (FmvWindow  *self,
                                const char *term);
 
+/* fmv-window-folder.c: asks the file manager to show store row @row's file. */
+void fmv_window_open_folder (FmvWindow *self,
+                             guint      row);
+
 /* fmv-window-actions.c */
 void fmv_window_install_actions (FmvWindow *self);
 void fmv_window_update_actions (FmvWindow *self);

@@ -605,7 +605,9 @@ add_filter_item (GMenu      *menu,
 
 /* Include / Exclude <value> of the clicked cell's column, and the events before or after
  * this one; each edits the filter entry's text, so the entry shows what happened.
- * Highlight <value> adds a highlight rule (fmv-window-highlights.c). */
+ * Highlight <value> adds a highlight rule (fmv-window-highlights.c). One section: with
+ * several, GTK 4.8 sized the popover before drawing the separators between them, and the
+ * last item ended up scrolled out of sight. */
 static void
 cell_menu_cb (GtkWidget *cell,
               GObject   *item,
@@ -616,8 +618,6 @@ cell_menu_cb (GtkWidget *cell,
   FmvWindow *self = FMV_WINDOW (gtk_widget_get_root (cell));
   FmvRow *row = FMV_ROW (item);
   g_autoptr(GMenu) menu = g_menu_new ();
-  g_autoptr(GMenu) values = g_menu_new ();
-  g_autoptr(GMenu) range = g_menu_new ();
   g_autofree char *term = NULL;
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
@@ -635,11 +635,10 @@ cell_menu_cb (GtkWidget *cell,
       g_autofree char *highlight = g_strdup_printf ("Highlight %s", term);
       g_autoptr(GMenuItem) highlight_item = g_menu_item_new (highlight, NULL);
 
-      add_filter_item (values, include, term);
-      add_filter_item (values, exclude, not_term);
+      add_filter_item (menu, include, term);
+      add_filter_item (menu, exclude, not_term);
       g_menu_item_set_action_and_target_value (highlight_item, "win.add-highlight", g_variant_new_string (term));
-      g_menu_append_item (values, highlight_item);
-      g_menu_append_section (menu, NULL, G_MENU_MODEL (values));
+      g_menu_append_item (menu, highlight_item);
     }
   {
     g_autoptr(GMenuItem) bookmark = g_menu_item_new (fmv_bookmarks_contains (self->bookmarks, fmv_row_get_row (row)) ?
@@ -647,13 +646,20 @@ cell_menu_cb (GtkWidget *cell,
 
     g_menu_item_set_action_and_target_value (bookmark, "win.toggle-bookmark-row",
                                              g_variant_new_uint32 (fmv_row_get_row (row)));
-    g_menu_append_item (range, bookmark);
+    g_menu_append_item (menu, bookmark);
   }
+
   before = g_strdup_printf ("seq>=%" G_GUINT64_FORMAT, ev.seq);
   after = g_strdup_printf ("seq<=%" G_GUINT64_FORMAT, ev.seq);
-  add_filter_item (range, "Exclude Events Before This One", before);
-  add_filter_item (range, "Exclude Events After This One", after);
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (range));
+  add_filter_item (menu, "Exclude Events Before This One", before);
+  add_filter_item (menu, "Exclude Events After This One", after);
+  if (ev.path_len > 0 && ev.path[0] == '/')
+    {
+      g_autoptr(GMenuItem) folder = g_menu_item_new ("Open Containing Folder", NULL);
+
+      g_menu_item_set_action_and_target_value (folder, "win.open-folder", g_variant_new_uint32 (fmv_row_get_row (row)));
+      g_menu_append_item (menu, folder);
+    }
 
   if (!gtk_widget_compute_point (cell, GTK_WIDGET (self->column_view),
                                  &GRAPHENE_POINT_INIT ((float) x, (float) y), &at))

@@ -165,6 +165,16 @@ wait_for_log() {
   fail "the viewer's log has no '$pattern' after ${timeout}s"
 }
 
+# wait_for_line FILE LINE TIMEOUT: until FILE has the line LINE, or fails.
+wait_for_line() {
+  local file=$1 line=$2 timeout=$3 start=$SECONDS
+  while [ $((SECONDS - start)) -lt "$timeout" ]; do
+    grep -qxF -- "$line" "$file" 2>/dev/null && return 0
+    sleep 0.2
+  done
+  fail "$file has no line '$line' after ${timeout}s"
+}
+
 # wait_for_log_count DIR PATTERN N TIMEOUT: until the viewer's debug log has N lines
 # matching the grep PATTERN (the Nth time something happened), or fails.
 wait_for_log_count() {
