@@ -26,6 +26,7 @@ struct _FmvWindow
   GtkWidget *filter_bar;
   GtkSearchEntry *filter_entry;
   GtkMenuButton *highlight_button;
+  GtkMenuButton *filter_help_button;
   GtkSpinner *busy_spinner;
   GtkRevealer *filter_error_revealer;
   GtkLabel *filter_error_label;
@@ -77,6 +78,8 @@ struct _FmvWindow
   FmvHighlights *highlights;
   FmvBookmarks *bookmarks;
   GtkWidget *highlight_popover;
+  GtkWidget *filter_help_popover;
+  GPtrArray *recent_filters;  /* newest first */
   GtkWidget *row_menu;        /* the rows' context menu, a child of column_view */
   GtkWidget *list_view;       /* the column view's inner list, for scrolling */
   guint scroll_tick;
@@ -124,6 +127,12 @@ void fmv_window_setup_highlights (FmvWindow *self);
 /* Adds a highlight rule (a filter expression). */
 void fmv_window_add_highlight (FmvWindow  *self,
                                const char *term);
+
+/* fmv-window-filter-help.c */
+void fmv_window_setup_filter_help (FmvWindow *self);
+/* Keeps @text among the recent filters (it was applied with Enter). */
+void fmv_window_remember_filter (FmvWindow  *self,
+                                 const char *text);
 
 /* fmv-window-folder.c: asks the file manager to show store row @row's file. */
 void fmv_window_open_folder (FmvWindow *self,

@@ -428,6 +428,19 @@ fmv_window_refilter (FmvWindow *self)
   filter_changed_cb (self->filter_entry, self);
 }
 
+/* Enter: apply at once, and keep the filter among the recent ones if it parses. */
+static void
+filter_activate_cb (GtkSearchEntry *entry,
+                    FmvWindow      *self)
+{
+  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry))));
+  g_autoptr(FmFilter) check = fm_filter_new (text, NULL);
+
+  filter_changed_cb (entry, self);
+  if (check != NULL)
+    fmv_window_remember_filter (self, text);
+}
+
 static void
 filter_stop_cb (GtkSearchEntry *entry,
                 FmvWindow      *self)
@@ -784,6 +797,7 @@ fmv_window_dispose (GObject *object)
   g_clear_object (&self->probe_b);
   g_clear_object (&self->highlights);
   g_clear_object (&self->bookmarks);
+  g_clear_pointer (&self->recent_filters, g_ptr_array_unref);
 
   G_OBJECT_CLASS (fmv_window_parent_class)->dispose (object);
 }
@@ -810,6 +824,7 @@ fmv_window_class_init (FmvWindowClass *klass)
   CHILD (filter_bar);
   CHILD (filter_entry);
   CHILD (highlight_button);
+  CHILD (filter_help_button);
   CHILD (busy_spinner);
   CHILD (filter_error_revealer);
   CHILD (filter_error_label);
@@ -842,6 +857,7 @@ fmv_window_class_init (FmvWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, filter_stop_cb);
+  gtk_widget_class_bind_template_callback (widget_class, filter_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, detail_filter_requested_cb);
 }
 
@@ -873,6 +889,7 @@ fmv_window_init (FmvWindow *self)
 
   get_columns (self, columns);
   fmv_window_setup_highlights (self);
+  fmv_window_setup_filter_help (self);
   self->bookmarks = fmv_bookmarks_new ();
   g_signal_connect (self->bookmarks, "changed", G_CALLBACK (bookmarks_changed_cb), NULL);
   fmv_cells_set_factories (columns, cell_menu_cb, self->highlights, self->bookmarks);

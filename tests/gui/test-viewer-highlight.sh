@@ -26,7 +26,7 @@ park_pointer
 wait_for_colour "$tmp" "$YELLOW" 1000 10000000 60 highlighted
 
 # The Highlight button (in the filter bar) lists the rule; a second one is typed in.
-xdotool mousemove 995 73 click 1
+xdotool mousemove 950 73 click 1
 wait_for_change "$tmp" highlighted 60
 xdotool type --delay 20 'errno=EACCES'
 xdotool key Return
@@ -36,8 +36,8 @@ cp "$tmp/two.png" "$out/viewer-highlight.png"
 
 # Removing the first rule takes its colour away; the second stays. The popover opens
 # below the button and lists the rules from y 152, 40 px apart, each with its remove
-# button at its right end (x 1137).
-click_until 1137 152 "highlight rules: errno=EACCES$" 60
+# button at its right end (x 1095).
+click_until 1095 152 "highlight rules: errno=EACCES$" 60
 viewer_key Escape
 park_pointer
 wait_for_colour "$tmp" "$YELLOW" 0 0 60 removed
