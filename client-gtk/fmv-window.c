@@ -753,6 +753,7 @@ setup_follow_breakers (FmvWindow *self)
 {
   GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
   GtkEventController *keys = gtk_event_controller_key_new ();
+  GtkEventController *copy = gtk_shortcut_controller_new ();
   GtkGesture *drag = gtk_gesture_click_new ();
 
   gtk_event_controller_set_propagation_phase (scroll, GTK_PHASE_CAPTURE);
@@ -762,6 +763,13 @@ setup_follow_breakers (FmvWindow *self)
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
   g_signal_connect (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self->column_view), keys);
+
+  /* Ctrl+C copies the selected row, in the list only: elsewhere (the filter entry, the
+   * detail pane) it copies their own selected text. */
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (copy),
+                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("<Control>c"),
+                                                          gtk_named_action_new ("win.copy-row")));
+  gtk_widget_add_controller (GTK_WIDGET (self->column_view), copy);
 
   /* Grabbing the scrollbar is scrolling too. */
   gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (drag), GTK_PHASE_CAPTURE);
