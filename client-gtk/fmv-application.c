@@ -77,6 +77,12 @@ fmv_application_startup (GApplication *application)
     { "win.show-details", { "F9", NULL } },
     { "win.hide-monitor", { "<Control>h", NULL } },
     { "win.follow", { "<Control>End", NULL } },
+    { "win.toggle-bookmark", { "<Control>b", NULL } },
+    { "win.next-bookmark", { "F2", NULL } },
+    { "win.previous-bookmark", { "<Shift>F2", NULL } },
+    { "win.analysis::processes", { "<Control>t", NULL } },
+    { "win.analysis::files", { "<Shift><Control>f", NULL } },
+    { "win.analysis::counts", { "<Shift><Control>k", NULL } },
   };
 
   g_autoptr(GtkCssProvider) provider = NULL;

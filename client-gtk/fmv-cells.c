@@ -6,6 +6,17 @@
 #include "fmv-cells.h"
 #include "fmv-row.h"
 
+/* A window's cells: the highlight rules they are coloured by, its bookmarks, and the
+ * labels bound now, restyled when either changes (the view does not rebind them by
+ * itself). */
+typedef struct {
+  FmvHighlights *highlights;
+  FmvBookmarks *bookmarks;
+  gulong highlights_id;
+  gulong bookmarks_id;
+  GHashTable *bound;          /* GtkLabel -> its GtkListItem */
+} Cells;
+
 /* Each column's cells are plain labels made and filled here (a GtkSignalListItemFactory),
  * not .ui templates with property bindings: GTK 4.8's list view keeps ~200 rows bound
  * around its anchor, so following a live capture rebinds ~200 rows x 7 cells at each
@@ -63,6 +74,10 @@ typedef struct {
 /* The same for every window: the function finds its window from the cell. */
 static MenuHook menu_hooks[FMV_N_COLUMNS];
 
+/* The press is claimed (the row under a right click is not selected, and no other
+ * controller acts on it); the menu opens on the release. Opening it on the press gave
+ * the popover the pointer grab while the button was still down: GTK 4.8 then lost track
+ * of the pressed cell's :active state ("Broken accounting of active state"). */
 static void
 cell_pressed_cb (GtkGestureClick *gesture,
                  int              n_press,
@@ -70,14 +85,40 @@ cell_pressed_cb (GtkGestureClick *gesture,
                  double           y,
                  GtkListItem     *item)
 {
+  if (gtk_list_item_get_item (item) != NULL)
+    gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+}
+
+static void
+cell_released_cb (GtkGestureClick *gesture,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  GtkListItem     *item)
+{
   GtkWidget *cell = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
   const MenuHook *hook = g_object_get_data (G_OBJECT (cell), "fmv-menu-hook");
   GObject *row = gtk_list_item_get_item (item);
 
   if (row == NULL || hook == NULL || hook->func == NULL)
     return;
-  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
   hook->func (cell, row, hook->column, x, y);
+}
+
+GtkWidget *
+fmv_cells_new_label (float              xalign,
+                     PangoEllipsizeMode ellipsize,
+                     gboolean           numeric)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), xalign);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  gtk_label_set_ellipsize (GTK_LABEL (label), ellipsize);
+  gtk_widget_add_css_class (label, "cell");
+  if (numeric)
+    gtk_widget_add_css_class (label, "numeric");
+  return label;
 }
 
 static void
@@ -86,20 +127,15 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
                gpointer                  user_data)
 {
   const CellSpec *spec = user_data;
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *label = fmv_cells_new_label (spec->xalign, spec->ellipsize, spec->numeric);
   GtkGesture *click = gtk_gesture_click_new ();
 
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
   g_signal_connect (click, "pressed", G_CALLBACK (cell_pressed_cb), item);
+  g_signal_connect (click, "released", G_CALLBACK (cell_released_cb), item);
   gtk_widget_add_controller (label, GTK_EVENT_CONTROLLER (click));
   g_object_set_data (G_OBJECT (label), "fmv-menu-hook", &menu_hooks[spec - cell_specs]);
 
-  gtk_label_set_xalign (GTK_LABEL (label), spec->xalign);
-  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  gtk_label_set_ellipsize (GTK_LABEL (label), spec->ellipsize);
-  gtk_widget_add_css_class (label, "cell");
-  if (spec->numeric)
-    gtk_widget_add_css_class (label, "numeric");
   if (spec->tooltip)
     {
       gtk_widget_set_has_tooltip (label, TRUE);
@@ -109,26 +145,107 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
 }
 
 static void
+set_class (GtkWidget  *widget,
+           const char *name,
+           gboolean    on)
+{
+  if (on == gtk_widget_has_css_class (widget, name))
+    return;
+  if (on)
+    gtk_widget_add_css_class (widget, name);
+  else
+    gtk_widget_remove_css_class (widget, name);
+}
+
+/* The "bookmarked" class, and the "highlight-N" class of the rule @label's row matches,
+ * if any. */
+static void
+apply_marks (Cells     *cells,
+             GtkWidget *label,
+             FmvRow    *row)
+{
+  int old = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (label), "fmv-highlight")) - 1;
+  int colour = -1;
+
+  set_class (label, "bookmarked", row != NULL && fmv_bookmarks_contains (cells->bookmarks, fmv_row_get_row (row)));
+  /* With no rules (the common case) a row costs nothing more than before. */
+  if (old < 0 && fmv_highlights_get_n (cells->highlights) == 0)
+    return;
+  if (row != NULL)
+    {
+      FmEvent ev;
+
+      fmv_row_get_event (row, &ev);
+      colour = fmv_highlights_match (cells->highlights, &ev);
+    }
+  if (colour == old)
+    return;
+  if (old >= 0)
+    {
+      g_autofree char *name = g_strdup_printf ("highlight-%d", old);
+
+      gtk_widget_remove_css_class (label, name);
+    }
+  if (colour >= 0)
+    {
+      g_autofree char *name = g_strdup_printf ("highlight-%d", colour);
+
+      gtk_widget_add_css_class (label, name);
+    }
+  g_object_set_data (G_OBJECT (label), "fmv-highlight", GINT_TO_POINTER (colour + 1));
+}
+
+static void
+marks_changed_cb (GObject *marks,
+                  Cells   *cells)
+{
+  GHashTableIter iter;
+  gpointer label, item;
+
+  g_hash_table_iter_init (&iter, cells->bound);
+  while (g_hash_table_iter_next (&iter, &label, &item))
+    apply_marks (cells, label, gtk_list_item_get_item (item));
+}
+
+static void
+cells_free (gpointer data)
+{
+  Cells *cells = data;
+
+  g_signal_handler_disconnect (cells->highlights, cells->highlights_id);
+  g_signal_handler_disconnect (cells->bookmarks, cells->bookmarks_id);
+  g_object_unref (cells->highlights);
+  g_object_unref (cells->bookmarks);
+  g_hash_table_unref (cells->bound);
+  g_free (cells);
+}
+
+static void
 cell_bind_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *item,
               gpointer                  user_data)
 {
   const CellSpec *spec = user_data;
+  Cells *cells = g_object_get_data (G_OBJECT (factory), "fmv-cells");
   FmvRow *row = gtk_list_item_get_item (item);
   GtkWidget *label = gtk_list_item_get_child (item);
   g_autofree char *text = NULL;
-  gboolean failed;
 
   g_object_get (row, spec->property, &text, NULL);
   gtk_label_set_label (GTK_LABEL (label), text);
-  failed = fmv_row_get_failed (row);
-  if (failed != gtk_widget_has_css_class (label, "failed"))
-    {
-      if (failed)
-        gtk_widget_add_css_class (label, "failed");
-      else
-        gtk_widget_remove_css_class (label, "failed");
-    }
+  set_class (label, "failed", fmv_row_get_failed (row));
+  g_hash_table_insert (cells->bound, label, item);
+  apply_marks (cells, label, row);
+}
+
+static void
+cell_unbind_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *item,
+                gpointer                  user_data)
+{
+  Cells *cells = g_object_get_data (G_OBJECT (factory), "fmv-cells");
+
+  g_hash_table_remove (cells->bound, gtk_list_item_get_child (item));
 }
 
 const char *
@@ -141,15 +258,25 @@ fmv_cells_get_name (FmvColumn column)
 
 void
 fmv_cells_set_factories (GtkColumnViewColumn *const columns[FMV_N_COLUMNS],
-                         FmvCellMenuFunc            menu_func)
+                         FmvCellMenuFunc            menu_func,
+                         FmvHighlights             *highlights,
+                         FmvBookmarks              *bookmarks)
 {
   for (FmvColumn c = 0; c < FMV_N_COLUMNS; c++)
     {
-      menu_hooks[c] = (MenuHook) { c, menu_func };
       g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+      Cells *cells = g_new0 (Cells, 1);
 
+      menu_hooks[c] = (MenuHook) { c, menu_func };
+      cells->highlights = g_object_ref (highlights);
+      cells->bookmarks = g_object_ref (bookmarks);
+      cells->bound = g_hash_table_new (NULL, NULL);
+      cells->highlights_id = g_signal_connect (highlights, "changed", G_CALLBACK (marks_changed_cb), cells);
+      cells->bookmarks_id = g_signal_connect (bookmarks, "changed", G_CALLBACK (marks_changed_cb), cells);
+      g_object_set_data_full (G_OBJECT (factory), "fmv-cells", cells, cells_free);
       g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), (gpointer) &cell_specs[c]);
       g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), (gpointer) &cell_specs[c]);
+      g_signal_connect (factory, "unbind", G_CALLBACK (cell_unbind_cb), (gpointer) &cell_specs[c]);
       gtk_column_view_column_set_factory (columns[c], factory);
     }
 }

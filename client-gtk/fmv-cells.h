@@ -3,6 +3,8 @@
 
 #include <gtk/gtk.h>
 
+#include "fmv-bookmarks.h"
+#include "fmv-highlights.h"
 #include "fmv-sort.h"
 
 G_BEGIN_DECLS
@@ -16,11 +18,19 @@ typedef void (*FmvCellMenuFunc) (GtkWidget *cell,
                                  double     y);
 
 /* Gives each column (indexed by FmvColumn) the factory of its cells; @menu_func is called
- * on right clicks. */
+ * on right clicks; rows are coloured by the first of @highlights they match and marked
+ * when in @bookmarks. */
 void fmv_cells_set_factories (GtkColumnViewColumn *const columns[FMV_N_COLUMNS],
-                              FmvCellMenuFunc            menu_func);
+                              FmvCellMenuFunc            menu_func,
+                              FmvHighlights             *highlights,
+                              FmvBookmarks              *bookmarks);
 
 /* The FmvRow property a column shows ("pid", "user"), also the name of its chooser action. */
 const char *fmv_cells_get_name (FmvColumn column);
+
+/* A cell's label: one line, ellipsized, "numeric" for tabular figures (style.css). */
+GtkWidget *fmv_cells_new_label (float              xalign,
+                                PangoEllipsizeMode ellipsize,
+                                gboolean           numeric);
 
 G_END_DECLS

@@ -1,6 +1,7 @@
 /* fmv-window-actions.c: what the window's buttons, menu items and shortcuts do: Start and
  * Stop (polkit may ask for a password), Clear, Open, Save (all events or those shown),
- * follow-tail, the detail pane, and jumping between failed calls. */
+ * follow-tail, the detail pane, jumping between failed calls and between bookmarks, and
+ * the analysis views. */
 #include "config.h"
 
 #include <string.h>
@@ -8,6 +9,7 @@
 
 #include "fm-error.h"
 #include "fm-format.h"
+#include "fmv-analysis-window.h"
 #include "fmv-capture.h"
 #include "fmv-window-private.h"
 
@@ -457,6 +459,33 @@ add_filter_term_activated (GSimpleAction *action,
 }
 
 static void
+add_highlight_activated (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  fmv_window_add_highlight (user_data, g_variant_get_string (parameter, NULL));
+}
+
+/* The process tree, file summary or value counts of the events shown. */
+static void
+analysis_activated (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+  FmvAnalysisWindow *analysis;
+
+  /* The rows shown are known once a refilter has finished. */
+  if (fmv_event_list_get_busy (self->list))
+    {
+      fmv_window_flash_status (self, "The list is still being filtered: try again in a moment");
+      return;
+    }
+  analysis = fmv_analysis_window_new (self, g_variant_get_string (parameter, NULL));
+  gtk_window_present (GTK_WINDOW (analysis));
+}
+
+static void
 hide_monitor_changed (GSimpleAction *action,
                       GVariant      *state,
                       gpointer       user_data)
@@ -495,6 +524,125 @@ jump_to_failure (FmvWindow *self,
     }
   gtk_widget_error_bell (GTK_WIDGET (self));
   fmv_window_flash_status (self, forward ? "No failed call below" : "No failed call above");
+}
+
+static void
+toggle_bookmark_row_activated (GSimpleAction *action,
+                               GVariant      *parameter,
+                               gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+  guint row = g_variant_get_uint32 (parameter);
+
+  if (row < fmv_store_get_n_rows (self->store))
+    fmv_bookmarks_toggle (self->bookmarks, row);
+}
+
+static void
+open_folder_activated (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  fmv_window_open_folder (user_data, g_variant_get_uint32 (parameter));
+}
+
+/* Ctrl+C in the list: the selected event as one line of filemonctl's text output. */
+static void
+copy_row_activated (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+  guint selected = gtk_single_selection_get_selected (self->selection);
+  g_autoptr(GString) line = g_string_new (NULL);
+  FmEvent ev;
+
+  if (selected == GTK_INVALID_LIST_POSITION)
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      return;
+    }
+  fmv_store_get_event (self->store, fmv_event_list_get_row (self->list, selected), &ev);
+  fm_format_event (FM_FORMAT_TEXT, &ev, line);
+  g_strchomp (line->str);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), line->str);
+  /* The Xvfb tests read this line. */
+  g_debug ("copied row: %s", line->str);
+  fmv_window_flash_status (self, "Copied the selected event");
+}
+
+/* On the selected event. */
+static void
+toggle_bookmark_activated (GSimpleAction *action,
+                           GVariant      *parameter,
+                           gpointer       user_data)
+{
+  FmvWindow *self = user_data;
+  guint selected = gtk_single_selection_get_selected (self->selection);
+
+  if (selected == GTK_INVALID_LIST_POSITION)
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      fmv_window_flash_status (self, "Select an event to bookmark it");
+      return;
+    }
+  fmv_bookmarks_toggle (self->bookmarks, fmv_event_list_get_row (self->list, selected));
+}
+
+/* The nearest bookmarked event shown below (above) the selected one, or the first (last)
+ * when nothing is selected. */
+static void
+jump_to_bookmark (FmvWindow *self,
+                  gboolean   forward)
+{
+  g_autoptr(GArray) rows = fmv_bookmarks_dup_rows (self->bookmarks);
+  guint from = gtk_single_selection_get_selected (self->selection);
+  gboolean found = FALSE;
+  guint best = 0;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      guint position;
+
+      if (!fmv_event_list_find_row (self->list, g_array_index (rows, guint32, i), &position))
+        continue;
+      if (from != GTK_INVALID_LIST_POSITION && (forward ? position <= from : position >= from))
+        continue;
+      if (!found || (forward ? position < best : position > best))
+        best = position;
+      found = TRUE;
+    }
+  if (!found)
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      fmv_window_flash_status (self, forward ? "No bookmark below" : "No bookmark above");
+      return;
+    }
+  fmv_window_set_follow (self, FALSE);
+  fmv_window_select_position (self, best);
+  {
+    FmEvent ev;
+
+    fmv_store_get_event (self->store, fmv_event_list_get_row (self->list, best), &ev);
+    /* The Xvfb tests read this line. */
+    g_debug ("bookmark: selected event %" G_GUINT64_FORMAT, ev.seq);
+  }
+}
+
+static void
+next_bookmark_activated (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  jump_to_bookmark (user_data, TRUE);
+}
+
+static void
+previous_bookmark_activated (GSimpleAction *action,
+                             GVariant      *parameter,
+                             gpointer       user_data)
+{
+  jump_to_bookmark (user_data, FALSE);
 }
 
 static void
@@ -537,9 +685,17 @@ static const GActionEntry window_actions[] = {
   { .name = "backend", .parameter_type = "s", .state = "'auto'" },
   { .name = "failed-only", .state = "false" },
   { .name = "add-filter-term", .parameter_type = "s", .activate = add_filter_term_activated },
+  { .name = "analysis", .parameter_type = "s", .activate = analysis_activated },
+  { .name = "add-highlight", .parameter_type = "s", .activate = add_highlight_activated },
   { .name = "hide-monitor", .state = "true", .change_state = hide_monitor_changed },
   { .name = "show-details", .state = "false", .change_state = show_details_changed },
   { .name = "next-failure", .activate = next_failure_activated },
+  { .name = "toggle-bookmark", .activate = toggle_bookmark_activated },
+  { .name = "toggle-bookmark-row", .parameter_type = "u", .activate = toggle_bookmark_row_activated },
+  { .name = "next-bookmark", .activate = next_bookmark_activated },
+  { .name = "open-folder", .parameter_type = "u", .activate = open_folder_activated },
+  { .name = "copy-row", .activate = copy_row_activated },
+  { .name = "previous-bookmark", .activate = previous_bookmark_activated },
   { .name = "previous-failure", .activate = previous_failure_activated },
   { .name = "focus-filter", .activate = focus_filter_activated },
 };

@@ -2,8 +2,10 @@
  * and fmv-window-actions.c (what the buttons and shortcuts do). */
 #pragma once
 
+#include "fmv-bookmarks.h"
 #include "fmv-detail.h"
 #include "fmv-event-list.h"
+#include "fmv-highlights.h"
 #include "fmv-live.h"
 #include "fmv-store.h"
 #include "fmv-window.h"
@@ -23,6 +25,8 @@ struct _FmvWindow
   GtkLabel *info_label;
   GtkWidget *filter_bar;
   GtkSearchEntry *filter_entry;
+  GtkMenuButton *highlight_button;
+  GtkMenuButton *filter_help_button;
   GtkSpinner *busy_spinner;
   GtkRevealer *filter_error_revealer;
   GtkLabel *filter_error_label;
@@ -71,6 +75,11 @@ struct _FmvWindow
   GObject *probe_a;
   GObject *probe_b;
 
+  FmvHighlights *highlights;
+  FmvBookmarks *bookmarks;
+  GtkWidget *highlight_popover;
+  GtkWidget *filter_help_popover;
+  GPtrArray *recent_filters;  /* newest first */
   GtkWidget *row_menu;        /* the rows' context menu, a child of column_view */
   GtkWidget *list_view;       /* the column view's inner list, for scrolling */
   guint scroll_tick;
@@ -105,9 +114,29 @@ gboolean fmv_window_get_hide_monitor (FmvWindow *self);
 /* Applies the filter entry's text (and the hiding of filemon's own activity) again. */
 void fmv_window_refilter (FmvWindow *self);
 
+/* Sets the filter entry's text and applies it at once. */
+void fmv_window_set_filter_text (FmvWindow  *self,
+                                 const char *text);
+
 /* ANDs @term into the filter entry's text and applies it. */
 void fmv_window_add_filter_term (FmvWindow  *self,
                                  const char *term);
+
+/* fmv-window-highlights.c */
+void fmv_window_setup_highlights (FmvWindow *self);
+/* Adds a highlight rule (a filter expression). */
+void fmv_window_add_highlight (FmvWindow  *self,
+                               const char *term);
+
+/* fmv-window-filter-help.c */
+void fmv_window_setup_filter_help (FmvWindow *self);
+/* Keeps @text among the recent filters (it was applied with Enter). */
+void fmv_window_remember_filter (FmvWindow  *self,
+                                 const char *text);
+
+/* fmv-window-folder.c: asks the file manager to show store row @row's file. */
+void fmv_window_open_folder (FmvWindow *self,
+                             guint      row);
 
 /* fmv-window-actions.c */
 void fmv_window_install_actions (FmvWindow *self);

@@ -248,6 +248,8 @@ fmv_window_set_store (FmvWindow *self,
                       FmvStore  *store)
 {
   g_set_object (&self->store, store);
+  /* Bookmarks are rows of the store they were made in. */
+  fmv_bookmarks_clear (self->bookmarks);
   fmv_event_list_set_store (self->list, store);
   if (self->live != NULL)
     fmv_live_set_store (self->live, store);
@@ -426,11 +428,34 @@ fmv_window_refilter (FmvWindow *self)
   filter_changed_cb (self->filter_entry, self);
 }
 
+/* Enter: apply at once, and keep the filter among the recent ones if it parses. */
+static void
+filter_activate_cb (GtkSearchEntry *entry,
+                    FmvWindow      *self)
+{
+  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry))));
+  g_autoptr(FmFilter) check = fm_filter_new (text, NULL);
+
+  filter_changed_cb (entry, self);
+  if (check != NULL)
+    fmv_window_remember_filter (self, text);
+}
+
 static void
 filter_stop_cb (GtkSearchEntry *entry,
                 FmvWindow      *self)
 {
   gtk_editable_set_text (GTK_EDITABLE (entry), "");
+}
+
+void
+fmv_window_set_filter_text (FmvWindow  *self,
+                            const char *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->filter_entry), text);
+  gtk_editable_set_position (GTK_EDITABLE (self->filter_entry), -1);
+  /* Apply now rather than after the entry's typing delay. */
+  filter_changed_cb (self->filter_entry, self);
 }
 
 static void
@@ -440,10 +465,7 @@ detail_filter_requested_cb (FmvDetail  *detail,
 {
   g_autofree char *text = fmv_filter_and (gtk_editable_get_text (GTK_EDITABLE (self->filter_entry)), term);
 
-  gtk_editable_set_text (GTK_EDITABLE (self->filter_entry), text);
-  gtk_editable_set_position (GTK_EDITABLE (self->filter_entry), -1);
-  /* Apply now rather than after the entry's typing delay. */
-  filter_changed_cb (self->filter_entry, self);
+  fmv_window_set_filter_text (self, text);
 }
 
 /* ---- live connection -------------------------------------------------------------------- */
@@ -595,7 +617,10 @@ add_filter_item (GMenu      *menu,
 }
 
 /* Include / Exclude <value> of the clicked cell's column, and the events before or after
- * this one; each edits the filter entry's text, so the entry shows what happened. */
+ * this one; each edits the filter entry's text, so the entry shows what happened.
+ * Highlight <value> adds a highlight rule (fmv-window-highlights.c). One section: with
+ * several, GTK 4.8 sized the popover before drawing the separators between them, and the
+ * last item ended up scrolled out of sight. */
 static void
 cell_menu_cb (GtkWidget *cell,
               GObject   *item,
@@ -606,8 +631,6 @@ cell_menu_cb (GtkWidget *cell,
   FmvWindow *self = FMV_WINDOW (gtk_widget_get_root (cell));
   FmvRow *row = FMV_ROW (item);
   g_autoptr(GMenu) menu = g_menu_new ();
-  g_autoptr(GMenu) values = g_menu_new ();
-  g_autoptr(GMenu) range = g_menu_new ();
   g_autofree char *term = NULL;
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
@@ -622,15 +645,34 @@ cell_menu_cb (GtkWidget *cell,
       g_autofree char *exclude = g_strdup_printf ("Exclude %s", term);
       g_autofree char *not_term = g_strdup_printf ("not %s", term);
 
-      add_filter_item (values, include, term);
-      add_filter_item (values, exclude, not_term);
-      g_menu_append_section (menu, NULL, G_MENU_MODEL (values));
+      g_autofree char *highlight = g_strdup_printf ("Highlight %s", term);
+      g_autoptr(GMenuItem) highlight_item = g_menu_item_new (highlight, NULL);
+
+      add_filter_item (menu, include, term);
+      add_filter_item (menu, exclude, not_term);
+      g_menu_item_set_action_and_target_value (highlight_item, "win.add-highlight", g_variant_new_string (term));
+      g_menu_append_item (menu, highlight_item);
     }
+  {
+    g_autoptr(GMenuItem) bookmark = g_menu_item_new (fmv_bookmarks_contains (self->bookmarks, fmv_row_get_row (row)) ?
+                                                     "Remove Bookmark" : "Bookmark This Event", NULL);
+
+    g_menu_item_set_action_and_target_value (bookmark, "win.toggle-bookmark-row",
+                                             g_variant_new_uint32 (fmv_row_get_row (row)));
+    g_menu_append_item (menu, bookmark);
+  }
+
   before = g_strdup_printf ("seq>=%" G_GUINT64_FORMAT, ev.seq);
   after = g_strdup_printf ("seq<=%" G_GUINT64_FORMAT, ev.seq);
-  add_filter_item (range, "Exclude Events Before This One", before);
-  add_filter_item (range, "Exclude Events After This One", after);
-  g_menu_append_section (menu, NULL, G_MENU_MODEL (range));
+  add_filter_item (menu, "Exclude Events Before This One", before);
+  add_filter_item (menu, "Exclude Events After This One", after);
+  if (ev.path_len > 0 && ev.path[0] == '/')
+    {
+      g_autoptr(GMenuItem) folder = g_menu_item_new ("Open Containing Folder", NULL);
+
+      g_menu_item_set_action_and_target_value (folder, "win.open-folder", g_variant_new_uint32 (fmv_row_get_row (row)));
+      g_menu_append_item (menu, folder);
+    }
 
   if (!gtk_widget_compute_point (cell, GTK_WIDGET (self->column_view),
                                  &GRAPHENE_POINT_INIT ((float) x, (float) y), &at))
@@ -648,7 +690,14 @@ fmv_window_add_filter_term (FmvWindow  *self,
   detail_filter_requested_cb (self->detail, term, self);
 }
 
-/* The Xvfb tests read this line. */
+/* The Xvfb tests read these lines. */
+static void
+bookmarks_changed_cb (FmvBookmarks *bookmarks,
+                      gpointer      user_data)
+{
+  g_debug ("bookmarks: %u", fmv_bookmarks_get_n (bookmarks));
+}
+
 static void
 column_visible_cb (GtkColumnViewColumn *column,
                    GParamSpec          *pspec,
@@ -704,6 +753,7 @@ setup_follow_breakers (FmvWindow *self)
 {
   GtkEventController *scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
   GtkEventController *keys = gtk_event_controller_key_new ();
+  GtkEventController *copy = gtk_shortcut_controller_new ();
   GtkGesture *drag = gtk_gesture_click_new ();
 
   gtk_event_controller_set_propagation_phase (scroll, GTK_PHASE_CAPTURE);
@@ -713,6 +763,13 @@ setup_follow_breakers (FmvWindow *self)
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
   g_signal_connect (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self->column_view), keys);
+
+  /* Ctrl+C copies the selected row, in the list only: elsewhere (the filter entry, the
+   * detail pane) it copies their own selected text. */
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (copy),
+                                        gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("<Control>c"),
+                                                          gtk_named_action_new ("win.copy-row")));
+  gtk_widget_add_controller (GTK_WIDGET (self->column_view), copy);
 
   /* Grabbing the scrollbar is scrolling too. */
   gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (drag), GTK_PHASE_CAPTURE);
@@ -746,6 +803,9 @@ fmv_window_dispose (GObject *object)
   g_clear_object (&self->file);
   g_clear_object (&self->probe_a);
   g_clear_object (&self->probe_b);
+  g_clear_object (&self->highlights);
+  g_clear_object (&self->bookmarks);
+  g_clear_pointer (&self->recent_filters, g_ptr_array_unref);
 
   G_OBJECT_CLASS (fmv_window_parent_class)->dispose (object);
 }
@@ -771,6 +831,8 @@ fmv_window_class_init (FmvWindowClass *klass)
   CHILD (info_label);
   CHILD (filter_bar);
   CHILD (filter_entry);
+  CHILD (highlight_button);
+  CHILD (filter_help_button);
   CHILD (busy_spinner);
   CHILD (filter_error_revealer);
   CHILD (filter_error_label);
@@ -803,6 +865,7 @@ fmv_window_class_init (FmvWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, filter_stop_cb);
+  gtk_widget_class_bind_template_callback (widget_class, filter_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, detail_filter_requested_cb);
 }
 
@@ -833,7 +896,11 @@ fmv_window_init (FmvWindow *self)
   g_signal_connect (self->selection, "notify::selected-item", G_CALLBACK (selected_item_cb), self);
 
   get_columns (self, columns);
-  fmv_cells_set_factories (columns, cell_menu_cb);
+  fmv_window_setup_highlights (self);
+  fmv_window_setup_filter_help (self);
+  self->bookmarks = fmv_bookmarks_new ();
+  g_signal_connect (self->bookmarks, "changed", G_CALLBACK (bookmarks_changed_cb), NULL);
+  fmv_cells_set_factories (columns, cell_menu_cb, self->highlights, self->bookmarks);
   self->row_menu = gtk_popover_menu_new_from_model (NULL);
   gtk_popover_set_has_arrow (GTK_POPOVER (self->row_menu), FALSE);
   gtk_widget_set_halign (self->row_menu, GTK_ALIGN_START);

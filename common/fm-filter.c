@@ -15,17 +15,34 @@
 /* Deeper nesting than this is refused rather than recursed into. */
 #define MAX_DEPTH 200
 
+/* The fields, with what the viewer's help shows of them (fm_filter_fields()). */
 static const struct {
-  const char *name;
+  FmFilterFieldInfo info;
   Field field;
   gboolean numeric;
 } fields[] = {
-  { "comm", F_COMM, FALSE }, { "pid", F_PID, TRUE }, { "ppid", F_PPID, TRUE },
-  { "tid", F_TID, TRUE }, { "uid", F_UID, TRUE }, { "user", F_USER, TRUE },
-  { "syscall", F_SYSCALL, FALSE }, { "result", F_RESULT, TRUE }, { "errno", F_ERRNO, TRUE },
-  { "path", F_PATH, FALSE }, { "path2", F_PATH2, FALSE }, { "detail", F_DETAIL, FALSE },
-  { "time", F_TIME, TRUE }, { "duration", F_DURATION, TRUE }, { "seq", F_SEQ, TRUE },
+  { { "comm", "name of the calling thread (process name for its main thread)", "comm=sshd" }, F_COMM, FALSE },
+  { { "pid", "process id", "pid=1234" }, F_PID, TRUE },
+  { { "ppid", "parent process id", "ppid=1" }, F_PPID, TRUE },
+  { { "tid", "thread id", "tid=1234" }, F_TID, TRUE },
+  { { "uid", "user id", "uid=1000" }, F_UID, TRUE },
+  { { "user", "user name (or glob)", "user=root" }, F_USER, TRUE },
+  { { "syscall", "system call name (or glob)", "syscall=open*" }, F_SYSCALL, FALSE },
+  { { "result", "return value, negative for a failure", "result<0" }, F_RESULT, TRUE },
+  { { "errno", "error name of a failed call", "errno=EACCES" }, F_ERRNO, TRUE },
+  { { "path", "the file the call names", "path~'^/etc/'" }, F_PATH, FALSE },
+  { { "path2", "second path (rename or link target)", "path2=*.new" }, F_PATH2, FALSE },
+  { { "detail", "decoded flags, modes and arguments", "detail~O_CREAT" }, F_DETAIL, FALSE },
+  { { "time", "ns since the epoch, or a local time of day", "time>=12:00:05" }, F_TIME, TRUE },
+  { { "duration", "time the call took (ns, us, ms, s)", "duration>1ms" }, F_DURATION, TRUE },
+  { { "seq", "the event's sequence number", "seq>=100" }, F_SEQ, TRUE },
 };
+
+const FmFilterFieldInfo *
+fm_filter_field_info (guint index)
+{
+  return index < G_N_ELEMENTS (fields) ? &fields[index].info : NULL;
+}
 
 void
 fm_filter_node_free (Node *n)
@@ -257,7 +274,7 @@ parse_primary (Parser *ps)
         (ps->p[0] == '!' && ps->p[1] == '='))
       {
         for (gsize i = 0; i < G_N_ELEMENTS (fields); i++)
-          if (strlen (fields[i].name) == len && strncmp (fields[i].name, start, len) == 0)
+          if (strlen (fields[i].info.name) == len && strncmp (fields[i].info.name, start, len) == 0)
             return fm_filter_parse_comparison (ps, fields[i].field, fields[i].numeric);
         return fm_filter_fail_at (ps, start, "unknown field “%.*s”; expected comm, pid, ppid, tid, "
                                   "uid, user, syscall, result, errno, path, path2, detail, time, "

@@ -37,6 +37,16 @@ guint fm_filter_error_column (const GError *error);
 
 gboolean fm_filter_match (const FmFilter *filter, const FmEvent *event);
 
+/* The language's fields, for help texts: the parser's own table. */
+typedef struct {
+  const char *name;
+  const char *description;
+  const char *example;        /* a comparison that parses */
+} FmFilterFieldInfo;
+
+/* Field @index (from 0), or NULL past the last one. */
+const FmFilterFieldInfo *fm_filter_field_info (guint index);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmFilter, fm_filter_free)
 
 G_END_DECLS

@@ -1,6 +1,7 @@
 /* bench-model.c: the viewer's numbers for a million events: memory per row (RSS growth
  * while a generated jsonl capture loads), refilter and sort times, append throughput
- * through the stream decoder (the live path) and batch updates of a filtered list.
+ * through the stream decoder (the live path), batch updates of a filtered list, and the
+ * analysis views (process tree, file summary, value counts) of every row.
  *   bench-model [N]   (default 1000000) */
 #include "config.h"
 
@@ -11,6 +12,7 @@
 
 #include "fm-format.h"
 #include "fm-stream.h"
+#include "fmv-analysis.h"
 #include "fmv-capture.h"
 #include "fmv-event-list.h"
 #include "fmv-test-events.h"
@@ -95,6 +97,24 @@ main (int argc, char *argv[])
   printf ("memory per row: %.1f bytes (RSS delta %.1f MiB; store accounts %.1f bytes/row)\n",
           (double) (rss_after - rss_before) / n, (rss_after - rss_before) / 1048576.0,
           (double) fmv_store_get_memory_size (store) / n);
+
+  /* The analysis views of the whole capture. */
+  {
+    g_autoptr(GArray) rows = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
+    g_autoptr(FmvAnalysis) analysis = NULL;
+    g_autoptr(GArray) counts = NULL;
+
+    for (guint32 i = 0; i < fmv_store_get_n_rows (store); i++)
+      g_array_append_val (rows, i);
+    start = g_get_monotonic_time ();
+    analysis = fmv_analysis_new (store, (guint32 *) (gpointer) rows->data, rows->len);
+    printf ("process tree and file summary: %.3f s (%u processes, %u files)\n",
+            (g_get_monotonic_time () - start) / 1e6, analysis->processes->len, analysis->files->len);
+    start = g_get_monotonic_time ();
+    counts = fmv_analysis_count_values (store, (guint32 *) (gpointer) rows->data, rows->len, FMV_TERM_PATH);
+    printf ("count occurrences of paths: %.3f s (%u values)\n",
+            (g_get_monotonic_time () - start) / 1e6, counts->len);
+  }
 
   /* The live path: stream records fed 256 KiB at a time to the decoder, into a store. */
   {

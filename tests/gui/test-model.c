@@ -1,5 +1,5 @@
 /* test-model.c: the viewer's model without a display: the record store, the filtered and
- * sorted event list, capture files and "filter on this value" terms. */
+ * sorted event list, capture files, "filter on this value" terms and highlight rules. */
 #include "config.h"
 
 #include <fcntl.h>
@@ -12,6 +12,7 @@
 #include "fmv-capture.h"
 #include "fmv-event-list.h"
 #include "fmv-filter-term.h"
+#include "fmv-highlights.h"
 #include "fmv-row.h"
 #include "fmv-store.h"
 #include "fmv-test-events.h"
@@ -808,12 +809,56 @@ test_terms_match_their_event_only (void)
   }
 }
 
+/* ---- highlight rules -------------------------------------------------------------------- */
+
+static void
+count_changes (FmvHighlights *highlights,
+               guint         *n)
+{
+  (*n)++;
+}
+
+static void
+test_highlights_first_matching_rule_gives_the_colour (void)
+{
+  g_autoptr(FmvHighlights) highlights = fmv_highlights_new ();
+  g_autoptr(GError) error = NULL;
+  FmvTestEvent t;
+  guint changes = 0;
+
+  g_signal_connect (highlights, "changed", G_CALLBACK (count_changes), &changes);
+  fmv_test_event (&t, 0);
+  g_assert_cmpint (fmv_highlights_match (highlights, &t.event), ==, -1);
+
+  g_assert_true (fmv_highlights_add (highlights, "result<0", &error));
+  g_assert_true (fmv_highlights_add (highlights, "comm=sshd", &error));
+  g_assert_true (fmv_highlights_add (highlights, "comm=sshd", &error));   /* not twice */
+  g_assert_no_error (error);
+  g_assert_cmpuint (fmv_highlights_get_n (highlights), ==, 2);
+  g_assert_cmpuint (changes, ==, 2);
+  g_assert_false (fmv_highlights_add (highlights, "comm=", &error));
+  g_assert_nonnull (error);
+  g_assert_cmpuint (fmv_highlights_get_n (highlights), ==, 2);
+
+  /* Event 0 is sshd's failed openat: the first rule's colour. */
+  g_assert_cmpstr (t.comm, ==, "sshd");
+  g_assert_cmpint (t.event.result, <, 0);
+  g_assert_cmpint (fmv_highlights_match (highlights, &t.event), ==, (int) fmv_highlights_get_colour (highlights, 0));
+  fmv_highlights_remove (highlights, 0);
+  g_assert_cmpuint (changes, ==, 3);
+  g_assert_cmpstr (fmv_highlights_get_text (highlights, 0), ==, "comm=sshd");
+  g_assert_cmpint (fmv_highlights_match (highlights, &t.event), ==, (int) fmv_highlights_get_colour (highlights, 0));
+  g_assert_cmpuint (fmv_highlights_get_colour (highlights, 0), !=, 0);   /* kept its colour */
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/viewer/store/reads-back-every-field", test_store_reads_back_every_field);
+  g_test_add_func ("/viewer/highlights/first-matching-rule-gives-the-colour",
+                   test_highlights_first_matching_rule_gives_the_colour);
   g_test_add_func ("/viewer/store/keeps-bytes-and-spans-chunks", test_store_keeps_bytes_and_spans_chunks);
   g_test_add_func ("/viewer/row/formats-columns", test_row_formats_columns);
   g_test_add_func ("/viewer/row/escapes-controls-and-bidi", test_row_escapes_controls_and_bidi);

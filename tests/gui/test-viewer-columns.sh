@@ -1,7 +1,8 @@
 #!/bin/bash
 # test-viewer-columns.sh: under Xvfb, the User and Duration columns are shown, TID and
 # PPID are offered in the column chooser (main menu > Columns) and a user can show one
-# with the keyboard alone: F10, down to Columns, into it, down to TID, Return.
+# with the keyboard alone: F10, down to Columns (below the analysis views), into it, down
+# to TID, Return.
 #   test-viewer-columns.sh   (FILEMON_BUILD_DIR set)
 set -uo pipefail
 . "$(dirname "$0")/viewer-lib.sh"
@@ -20,7 +21,7 @@ park_pointer
 screenshot "$tmp/menu.png"
 viewer_key F10
 wait_for_change "$tmp" menu 60
-viewer_key Down Down Down Down Right
+viewer_key Down Down Down Down Down Down Down Right
 wait_for_change "$tmp" menu 60
 viewer_key Down Down Down Down Return
 wait_for_log "$tmp" 'column TID: shown' 60

@@ -65,6 +65,19 @@ begin_file_test() {
   export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$tmp/no-such-bus
 }
 
+# open_generated_capture N NAME: a capture of N test events in $tmp/capture.jsonl, open
+# in the viewer under a new Xvfb, all rows taken in and drawn (screenshot $tmp/NAME.png).
+open_generated_capture() {
+  local n=$1 name=$2
+  "$FILEMON_BUILD_DIR/tests/gui/fmv-make-capture" "$n" "$tmp/capture.jsonl" || fail "cannot make a capture"
+  start_xvfb "$tmp"
+  VIEWER_TITLE=capture.jsonl
+  start_viewer "$tmp" root "$tmp/capture.jsonl"
+  wait_for_log "$tmp" "list shows $n of $n events" 60
+  park_pointer
+  wait_for_window "$tmp" "$name" 60
+}
+
 end_file_test() {
   stop_viewer
   stop_xvfb
@@ -98,12 +111,17 @@ image_stddev() {
   "$CONVERT" "$1" -format '%[fx:standard_deviation]' info:
 }
 
+# colour_pixels PNG COLOUR [FUZZ]: pixels in the list area close to COLOUR.
+colour_pixels() {
+  "$CONVERT" "$1" -crop "$LIST_AREA" +repage -alpha off \
+    -fuzz "${3:-18%}" -fill black +opaque "$2" -fill white -opaque "$2" \
+    -format '%[fx:round(mean*w*h)]' info:
+}
+
 # Pixels in the list area close to the red of failed calls (GTK's Adwaita error color,
 # text antialiased).
 red_pixels() {
-  "$CONVERT" "$1" -crop "$LIST_AREA" +repage -alpha off \
-    -fuzz 18% -fill black +opaque '#c01c28' -fill white -opaque '#c01c28' \
-    -format '%[fx:round(mean*w*h)]' info:
+  colour_pixels "$1" '#c01c28'
 }
 
 # wait_for_red DIR MIN TIMEOUT NAME: screenshots until at least MIN red pixels show, or fails.
@@ -120,6 +138,20 @@ wait_for_red() {
   fail "$name: no failed calls on screen after ${timeout}s ($count red pixels, wanted $min)"
 }
 
+# wait_for_colour DIR COLOUR MIN MAX TIMEOUT NAME: screenshots until the list area has
+# between MIN and MAX pixels of COLOUR (2% fuzz: a flat background), or fails.
+wait_for_colour() {
+  local dir=$1 colour=$2 min=$3 max=$4 timeout=$5 name=$6 start=$SECONDS count=0
+  while [ $((SECONDS - start)) -lt "$timeout" ]; do
+    viewer_alive || { cat "$dir/viewer.log" >&2; fail "the viewer exited"; }
+    screenshot "$dir/$name.png"
+    count=$(colour_pixels "$dir/$name.png" "$colour" 2%)
+    [ "$count" -ge "$min" ] && [ "$count" -le "$max" ] && { echo "$name: $count pixels of $colour"; return 0; }
+    sleep 0.5
+  done
+  fail "$name: $count pixels of $colour in the list after ${timeout}s, wanted $min to $max"
+}
+
 # wait_for_log DIR PATTERN TIMEOUT: until the viewer's debug log has a line matching the
 # grep PATTERN, or fails.
 wait_for_log() {
@@ -131,6 +163,16 @@ wait_for_log() {
   done
   cat "$dir/viewer.log" >&2
   fail "the viewer's log has no '$pattern' after ${timeout}s"
+}
+
+# wait_for_line FILE LINE TIMEOUT: until FILE has the line LINE, or fails.
+wait_for_line() {
+  local file=$1 line=$2 timeout=$3 start=$SECONDS
+  while [ $((SECONDS - start)) -lt "$timeout" ]; do
+    grep -qxF -- "$line" "$file" 2>/dev/null && return 0
+    sleep 0.2
+  done
+  fail "$file has no line '$line' after ${timeout}s"
 }
 
 # wait_for_log_count DIR PATTERN N TIMEOUT: until the viewer's debug log has N lines
@@ -239,6 +281,23 @@ viewer_key() {
   win=$(xdotool search --sync --onlyvisible --name "${VIEWER_TITLE:-File Activity}" | head -n 1)
   [ -n "$win" ] || fail "no viewer window to type into"
   xdotool windowfocus --sync "$win" key --clearmodifiers "$@"
+}
+
+# click_until X Y PATTERN TIMEOUT: clicks at (X, Y) until the viewer's debug log has a
+# line matching PATTERN, or fails: a window that has just been filled may not have laid
+# out the row under the pointer yet, so a click that finds nothing there is made again.
+click_until() {
+  local x=$1 y=$2 pattern=$3 timeout=$4 start=$SECONDS i
+  while [ $((SECONDS - start)) -lt "$timeout" ]; do
+    xdotool mousemove "$x" "$y" click 1
+    for i in $(seq 10); do
+      viewer_alive || { cat "$tmp/viewer.log" >&2; fail "the viewer exited"; }
+      grep -q -- "$pattern" "$tmp/viewer.log" && return 0
+      sleep 0.2
+    done
+  done
+  cat "$tmp/viewer.log" >&2
+  fail "clicking at $x,$y did not bring '$pattern' in ${timeout}s"
 }
 
 # park_pointer: out of the window, so no tooltip covers the rows in screenshots.

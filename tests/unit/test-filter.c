@@ -494,6 +494,34 @@ test_glob_is_by_bytes (void)
   g_assert_true (matches ("path=*a*a*a*a*a*a*a*a*a*a*a*a*b", &e));
 }
 
+/* The help's examples parse, and each names its own field; a name not in the list is not a
+ * field (it reads as a bare word, which cannot be followed by an operator). */
+static void
+test_field_info (void)
+{
+  guint n = 0;
+
+  for (const FmFilterFieldInfo *info; (info = fm_filter_field_info (n)) != NULL; n++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(FmFilter) filter = fm_filter_new (info->example, &error);
+
+      g_assert_no_error (error);
+      g_assert_nonnull (filter);
+      g_assert_true (g_str_has_prefix (info->example, info->name));
+      g_assert_true (strchr ("=!<>~", info->example[strlen (info->name)]) != NULL);
+      g_assert_cmpstr (info->description, !=, "");
+    }
+  g_assert_cmpuint (n, ==, 15);
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(FmFilter) filter = fm_filter_new ("nosuchfield=1", &error);
+
+    g_assert_null (filter);
+    g_assert_error (error, FM_ERROR, FM_ERROR_PARSE);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -503,6 +531,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/filter/field/every-field-and-operator", test_fields);
+  g_test_add_func ("/filter/field/help-lists-every-field-with-an-example-that-parses", test_field_info);
   g_test_add_func ("/filter/logic/precedence-not-and-or", test_logic);
   g_test_add_func ("/filter/anywhere/words-and-regex", test_anywhere);
   g_test_add_func ("/filter/anywhere/result-text", test_anywhere_result_text);

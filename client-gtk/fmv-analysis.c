@@ -1,0 +1,325 @@
+/* fmv-analysis.c: the processes, files and value counts of a set of events; see
+ * fmv-analysis.h.
+ *
+ * Entities are found through hash tables keyed by a small stack-built key (a number, or
+ * bytes that point into the store), so only a new process, file or value allocates. The
+ * (file, pid) pairs seen give both "processes per file" and "files per process".
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "fm-syscalls.h"
+#include "fmv-analysis.h"
+
+typedef struct {
+  gint64 number;
+  const char *bytes;          /* NULL for a number */
+  guint16 len;
+} Key;
+
+static guint
+key_hash (gconstpointer p)
+{
+  const Key *key = p;
+  guint h = 2166136261u;
+
+  if (key->bytes == NULL)
+    {
+      guint64 v = (guint64) key->number;
+
+      v ^= v >> 33;
+      v *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+      v ^= v >> 33;
+      return (guint) v;
+    }
+  for (guint16 i = 0; i < key->len; i++)
+    h = (h ^ (guint8) key->bytes[i]) * 16777619u;
+  return h;
+}
+
+static gboolean
+key_equal (gconstpointer a,
+           gconstpointer b)
+{
+  const Key *x = a, *y = b;
+
+  if ((x->bytes == NULL) != (y->bytes == NULL))
+    return FALSE;
+  if (x->bytes == NULL)
+    return x->number == y->number;
+  return x->len == y->len && memcmp (x->bytes, y->bytes, x->len) == 0;
+}
+
+/* The index of @key's entry in a table mapping keys to index + 1; a new entry gets
+ * *n_entries (and *n_entries grows), *is_new says which. */
+static guint
+intern (GHashTable *table,
+        const Key  *key,
+        guint      *n_entries,
+        gboolean   *is_new)
+{
+  gpointer found = g_hash_table_lookup (table, key);
+
+  *is_new = found == NULL;
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+  g_hash_table_insert (table, g_memdup2 (key, sizeof *key), GUINT_TO_POINTER (*n_entries + 1));
+  return (*n_entries)++;
+}
+
+static GHashTable *
+key_table_new (void)
+{
+  return g_hash_table_new_full (key_hash, key_equal, g_free, NULL);
+}
+
+static guint
+pair_hash (gconstpointer p)
+{
+  guint64 v = GPOINTER_TO_SIZE (p);
+
+  v ^= v >> 33;
+  v *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  v ^= v >> 33;
+  return (guint) v;
+}
+
+static guint16
+syscall_nr (const char *name)
+{
+  const FmSyscall *sc = fm_syscall_by_name (name);
+
+  g_assert (sc != NULL);
+  return sc->nr;
+}
+
+typedef struct {
+  guint16 open, openat, openat2, creat, read, write, execve, execveat;
+} Kinds;
+
+static void
+kinds_init (Kinds *k)
+{
+  k->open = syscall_nr ("open");
+  k->openat = syscall_nr ("openat");
+  k->openat2 = syscall_nr ("openat2");
+  k->creat = syscall_nr ("creat");
+  k->read = syscall_nr ("read");
+  k->write = syscall_nr ("write");
+  k->execve = syscall_nr ("execve");
+  k->execveat = syscall_nr ("execveat");
+}
+
+static void
+count_file (FmvFileInfo    *file,
+            const FmEvent  *ev,
+            const Kinds    *k,
+            guint32         row)
+{
+  guint16 nr = ev->syscall_nr;
+
+  if (file->n_events++ == 0)
+    file->row = row;
+  file->n_opens += nr == k->open || nr == k->openat || nr == k->openat2 || nr == k->creat;
+  file->n_reads += nr == k->read;
+  file->n_writes += nr == k->write;
+  file->n_failures += ev->result < 0;
+  file->total_ns += ev->duration_ns;
+}
+
+static void
+count_process (FmvProcessInfo *proc,
+               const FmEvent  *ev,
+               const Kinds    *k,
+               guint32         row)
+{
+  gboolean leader = ev->tid == ev->pid;
+
+  if (proc->n_events++ == 0)
+    {
+      proc->pid = ev->pid;
+      proc->first_ns = ev->time_ns;
+      proc->row = row;
+    }
+  proc->ppid = ev->ppid;
+  proc->uid = ev->uid;
+  proc->first_ns = MIN (proc->first_ns, ev->time_ns);
+  proc->last_ns = MAX (proc->last_ns, ev->time_ns);
+  proc->n_failures += ev->result < 0;
+  /* The process is named by its leader thread (worker threads carry their own names, as
+   * "gdbus" or "pool-0" do), and after an exec by the new program. */
+  if (leader || !proc->leader_seen)
+    proc->row = row;
+  proc->leader_seen |= leader;
+  if ((ev->syscall_nr == k->execve || ev->syscall_nr == k->execveat) && ev->result == 0)
+    {
+      proc->exec_row = row;
+      proc->has_exec = TRUE;
+    }
+}
+
+/* Parents from the ppids, as a forest: a parent that is not among the processes, or one
+ * that would close a cycle (a pid reused within the capture), makes a root. */
+static void
+link_parents (GArray     *processes,
+              GHashTable *by_pid)
+{
+  FmvProcessInfo *procs = (FmvProcessInfo *) (gpointer) processes->data;
+  guint n = processes->len;
+
+  for (guint i = 0; i < n; i++)
+    {
+      Key key = { .number = procs[i].ppid };
+      gpointer found = procs[i].ppid != procs[i].pid ? g_hash_table_lookup (by_pid, &key) : NULL;
+
+      procs[i].parent = found != NULL ? (int) GPOINTER_TO_UINT (found) - 1 : -1;
+    }
+  /* Walking up from a process and meeting it again is a cycle: cutting its link to its
+   * parent makes it the root of the others. */
+  for (guint i = 0; i < n; i++)
+    for (int p = procs[i].parent, steps = 0; p >= 0 && steps < (int) n; p = procs[p].parent, steps++)
+      if (p == (int) i)
+        {
+          procs[i].parent = -1;
+          break;
+        }
+}
+
+FmvAnalysis *
+fmv_analysis_new (FmvStore      *store,
+                  const guint32 *rows,
+                  guint          n)
+{
+  g_autoptr(GHashTable) files_by_path = key_table_new ();
+  g_autoptr(GHashTable) procs_by_pid = key_table_new ();
+  g_autoptr(GHashTable) pairs = g_hash_table_new (pair_hash, g_direct_equal);
+  FmvAnalysis *analysis;
+  guint n_files = 0, n_procs = 0;
+  Kinds kinds;
+
+  g_return_val_if_fail (FMV_IS_STORE (store), NULL);
+
+  kinds_init (&kinds);
+  analysis = g_new0 (FmvAnalysis, 1);
+  analysis->store = g_object_ref (store);
+  analysis->files = g_array_new (FALSE, TRUE, sizeof (FmvFileInfo));
+  analysis->processes = g_array_new (FALSE, TRUE, sizeof (FmvProcessInfo));
+
+  for (guint i = 0; i < n; i++)
+    {
+      FmEvent ev;
+      Key key;
+      gboolean is_new;
+      guint proc, file = G_MAXUINT;
+
+      fmv_store_get_event (store, rows[i], &ev);
+      key = (Key) { .number = ev.pid };
+      proc = intern (procs_by_pid, &key, &n_procs, &is_new);
+      if (is_new)
+        g_array_set_size (analysis->processes, n_procs);
+      count_process (&g_array_index (analysis->processes, FmvProcessInfo, proc), &ev, &kinds, rows[i]);
+
+      if (ev.path_len == 0)
+        continue;
+      key = (Key) { .bytes = ev.path, .len = ev.path_len };
+      file = intern (files_by_path, &key, &n_files, &is_new);
+      if (is_new)
+        g_array_set_size (analysis->files, n_files);
+      count_file (&g_array_index (analysis->files, FmvFileInfo, file), &ev, &kinds, rows[i]);
+
+      if (g_hash_table_add (pairs, GSIZE_TO_POINTER ((guint64) file << 32 | ev.pid)))
+        {
+          g_array_index (analysis->files, FmvFileInfo, file).n_processes++;
+          g_array_index (analysis->processes, FmvProcessInfo, proc).n_files++;
+        }
+    }
+  link_parents (analysis->processes, procs_by_pid);
+  return analysis;
+}
+
+void
+fmv_analysis_free (FmvAnalysis *analysis)
+{
+  if (analysis == NULL)
+    return;
+  g_clear_object (&analysis->store);
+  g_array_unref (analysis->processes);
+  g_array_unref (analysis->files);
+  g_free (analysis);
+}
+
+/* The value of @field in @ev as a key. */
+static Key
+field_key (const FmEvent *ev,
+           FmvTermField   field)
+{
+  switch (field)
+    {
+    case FMV_TERM_COMM:
+      return (Key) { .bytes = ev->comm, .len = ev->comm_len };
+    case FMV_TERM_PATH:
+      return (Key) { .bytes = ev->path, .len = ev->path_len };
+    case FMV_TERM_PATH2:
+      return (Key) { .bytes = ev->path2, .len = ev->path2_len };
+    case FMV_TERM_PID:
+      return (Key) { .number = ev->pid };
+    case FMV_TERM_PPID:
+      return (Key) { .number = ev->ppid };
+    case FMV_TERM_TID:
+      return (Key) { .number = ev->tid };
+    case FMV_TERM_UID:
+      return (Key) { .number = ev->uid };
+    case FMV_TERM_SYSCALL:
+      return (Key) { .number = ev->syscall_nr };
+    case FMV_TERM_RESULT:
+      return (Key) { .number = ev->result };
+    case FMV_TERM_NONE:
+    default:
+      return (Key) { .number = 0 };
+    }
+}
+
+static int
+compare_counts (gconstpointer a,
+                gconstpointer b)
+{
+  const FmvValueCount *x = a, *y = b;
+
+  if (x->count != y->count)
+    return x->count > y->count ? -1 : 1;
+  return x->row < y->row ? -1 : x->row > y->row;
+}
+
+GArray *
+fmv_analysis_count_values (FmvStore      *store,
+                           const guint32 *rows,
+                           guint          n,
+                           FmvTermField   field)
+{
+  g_autoptr(GHashTable) values = key_table_new ();
+  GArray *counts = g_array_new (FALSE, TRUE, sizeof (FmvValueCount));
+  guint n_values = 0;
+
+  g_return_val_if_fail (FMV_IS_STORE (store), counts);
+
+  for (guint i = 0; i < n; i++)
+    {
+      FmEvent ev;
+      Key key;
+      gboolean is_new;
+      guint index;
+
+      fmv_store_get_event (store, rows[i], &ev);
+      key = field_key (&ev, field);
+      index = intern (values, &key, &n_values, &is_new);
+      if (is_new)
+        {
+          g_array_set_size (counts, n_values);
+          g_array_index (counts, FmvValueCount, index).row = rows[i];
+        }
+      g_array_index (counts, FmvValueCount, index).count++;
+    }
+  g_array_sort (counts, compare_counts);
+  return counts;
+}

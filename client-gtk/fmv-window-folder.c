@@ -1,0 +1,101 @@
+/* fmv-window-folder.c: "Open Containing Folder": the desktop's file manager shows an
+ * event's file in its folder. */
+#include "config.h"
+
+#include "fmv-window-private.h"
+
+typedef struct {
+  FmvWindow *window;
+  char *uri;
+} ShowItems;
+
+static void
+show_items_free (ShowItems *show)
+{
+  g_object_unref (show->window);
+  g_free (show->uri);
+  g_free (show);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ShowItems, show_items_free)
+
+static void
+show_items_failed (FmvWindow *self,
+                   GError    *error)
+{
+  g_autofree char *text = NULL;
+
+  g_dbus_error_strip_remote_error (error);
+  text = g_strdup_printf ("No file manager could show the folder: %s", error->message);
+  fmv_window_show_info (self, GTK_MESSAGE_WARNING, text);
+}
+
+static void
+show_items_done_cb (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(ShowItems) show = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
+
+  if (show->window->list == NULL)
+    return;   /* the window closed meanwhile */
+  if (reply == NULL)
+    {
+      show_items_failed (show->window, error);
+      return;
+    }
+  fmv_window_flash_status (show->window, "The file manager shows the folder");
+}
+
+static void
+session_bus_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(ShowItems) show = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDBusConnection) session = g_bus_get_finish (result, &error);
+  const char *uris[2] = { show->uri, NULL };
+
+  if (session == NULL)
+    {
+      if (show->window->list != NULL)
+        show_items_failed (show->window, error);
+      return;
+    }
+  /* The Xvfb tests read this line. */
+  g_debug ("open containing folder: %s", show->uri);
+  g_dbus_connection_call (session, "org.freedesktop.FileManager1", "/org/freedesktop/FileManager1",
+                          "org.freedesktop.FileManager1", "ShowItems", g_variant_new ("(^ass)", uris, ""),
+                          NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, show_items_done_cb, g_steal_pointer (&show));
+}
+
+/* The folder holding an event's path, in the desktop's file manager: asked over the
+ * session bus (org.freedesktop.FileManager1.ShowItems, which selects the file in its
+ * folder), so the file manager opens it with the user's own rights; the viewer only turns
+ * the path into a URI and never touches the file. */
+void
+fmv_window_open_folder (FmvWindow *self,
+                        guint      row)
+{
+  g_autofree char *path = NULL;
+  ShowItems *show;
+  FmEvent ev;
+
+  if (row >= fmv_store_get_n_rows (self->store))
+    return;
+  fmv_store_get_event (self->store, row, &ev);
+  path = g_strndup (ev.path, ev.path_len);
+  show = g_new0 (ShowItems, 1);
+  show->uri = g_filename_to_uri (path, NULL, NULL);
+  if (show->uri == NULL)
+    {
+      g_free (show);
+      fmv_window_flash_status (self, "This path cannot be shown in a file manager");
+      return;
+    }
+  show->window = g_object_ref (self);
+  g_bus_get (G_BUS_TYPE_SESSION, NULL, session_bus_cb, show);
+}

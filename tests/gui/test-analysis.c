@@ -1,0 +1,217 @@
+/* test-analysis.c: the viewer's analysis views without a display: the process forest of a
+ * known fork/exec workload, file and value counts checked against a plain recount. */
+#include "config.h"
+
+#include <string.h>
+
+#include "fm-syscalls.h"
+#include "fmv-analysis.h"
+#include "fmv-test-events.h"
+
+static void
+append (FmvStore   *store,
+        guint32     pid,
+        guint32     ppid,
+        guint32     tid,
+        const char *comm,
+        const char *syscall,
+        gint64      result,
+        const char *path,
+        const char *detail)
+{
+  FmEvent ev = {
+    .seq = fmv_store_get_n_rows (store) + 1,
+    .time_ns = 1000 * (fmv_store_get_n_rows (store) + 1),
+    .duration_ns = 10,
+    .pid = pid,
+    .ppid = ppid,
+    .tid = tid,
+    .uid = 1000,
+    .result = result,
+    .syscall_nr = fm_syscall_by_name (syscall)->nr,
+  };
+
+  fm_event_set_strings (&ev, comm, path, NULL, detail);
+  g_assert_true (fmv_store_append (store, &ev, NULL));
+}
+
+static GArray *
+all_rows (FmvStore *store)
+{
+  GArray *rows = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint32 i = 0; i < fmv_store_get_n_rows (store); i++)
+    g_array_append_val (rows, i);
+  return rows;
+}
+
+/* The viewer's test events 0 .. n - 1; returns every row. */
+static GArray *
+append_test_events (FmvStore *store,
+                    guint     n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      FmvTestEvent t;
+
+      fmv_test_event (&t, i);
+      g_assert_true (fmv_store_append (store, &t.event, NULL));
+    }
+  return all_rows (store);
+}
+
+static const FmvProcessInfo *
+process (FmvAnalysis *analysis,
+         guint32      pid)
+{
+  for (guint i = 0; i < analysis->processes->len; i++)
+    if (g_array_index (analysis->processes, FmvProcessInfo, i).pid == pid)
+      return &g_array_index (analysis->processes, FmvProcessInfo, i);
+  g_assert_not_reached ();
+}
+
+static int
+parent_pid (FmvAnalysis          *analysis,
+            const FmvProcessInfo *info)
+{
+  return info->parent < 0 ? -1 : (int) g_array_index (analysis->processes, FmvProcessInfo, info->parent).pid;
+}
+
+/* bash (100) runs make (200, forked as "bash", then exec'd), which runs cc1 (300) whose
+ * worker thread 301 is called "gdbus"; 500 and 501 name each other as parent (pid reuse). */
+static void
+test_analysis_process_forest_of_fork_exec (void)
+{
+  g_autoptr(FmvStore) store = fmv_store_new ();
+  g_autoptr(GArray) rows = NULL;
+  g_autoptr(FmvAnalysis) analysis = NULL;
+  const FmvProcessInfo *make, *cc1, *a, *b;
+  FmEvent ev;
+
+  append (store, 100, 1, 100, "bash", "openat", 3, "/etc/profile", "");
+  append (store, 200, 100, 200, "bash", "execve", 0, "/usr/bin/make", "[\"make\", \"-j2\"]");
+  append (store, 200, 100, 200, "make", "openat", 3, "/src/Makefile", "");
+  append (store, 200, 100, 200, "make", "execve", -2, "/usr/bin/nothere", "[\"nothere\"]");
+  append (store, 300, 200, 301, "gdbus", "openat", -13, "/etc/shadow", "");
+  append (store, 300, 200, 300, "cc1", "read", 10, "/src/main.c", "");
+  append (store, 300, 200, 301, "gdbus", "read", 10, "/src/main.c", "");
+  append (store, 500, 501, 500, "a", "close", 0, "/tmp/a", "");
+  append (store, 501, 500, 501, "b", "close", 0, "/tmp/a", "");
+  rows = all_rows (store);
+  analysis = fmv_analysis_new (store, (guint32 *) (gpointer) rows->data, rows->len);
+
+  g_assert_cmpuint (analysis->processes->len, ==, 5);
+  g_assert_cmpint (process (analysis, 100)->parent, ==, -1);
+  make = process (analysis, 200);
+  g_assert_cmpint (parent_pid (analysis, make), ==, 100);
+  g_assert_true (make->has_exec);
+  fmv_store_get_event (store, make->exec_row, &ev);
+  g_assert_cmpstr (ev.detail, ==, "[\"make\", \"-j2\"]");   /* the failed exec does not count */
+  fmv_store_get_event (store, make->row, &ev);
+  g_assert_cmpstr (ev.comm, ==, "make");
+  g_assert_cmpuint (make->n_events, ==, 3);
+  g_assert_cmpuint (make->n_failures, ==, 1);
+  g_assert_cmpuint (make->n_files, ==, 3);
+
+  cc1 = process (analysis, 300);
+  g_assert_cmpint (parent_pid (analysis, cc1), ==, 200);
+  fmv_store_get_event (store, cc1->row, &ev);
+  g_assert_cmpstr (ev.comm, ==, "cc1");                     /* the leader, not its thread */
+  g_assert_cmpuint (cc1->n_files, ==, 2);
+  g_assert_cmpuint (cc1->first_ns, ==, 5000);
+  g_assert_cmpuint (cc1->last_ns, ==, 7000);
+
+  a = process (analysis, 500);
+  b = process (analysis, 501);
+  g_assert_true ((a->parent < 0) != (b->parent < 0));       /* the cycle is cut once */
+}
+
+/* Every file's counts, recounted the plain way. */
+static void
+test_analysis_file_counts_match_a_recount (void)
+{
+  g_autoptr(FmvStore) store = fmv_store_new ();
+  g_autoptr(GArray) rows = NULL;
+  g_autoptr(FmvAnalysis) analysis = NULL;
+  guint total = 0;
+
+  rows = append_test_events (store, 20000);
+  analysis = fmv_analysis_new (store, (guint32 *) (gpointer) rows->data, rows->len);
+  g_assert_cmpuint (analysis->files->len, >, 10);
+
+  for (guint f = 0; f < analysis->files->len; f++)
+    {
+      const FmvFileInfo *info = &g_array_index (analysis->files, FmvFileInfo, f);
+      g_autoptr(GHashTable) pids = g_hash_table_new (NULL, NULL);
+      guint n = 0, opens = 0, reads = 0, writes = 0, failures = 0;
+      guint64 ns = 0;
+      FmEvent ev, want;
+      char name[16];
+
+      fmv_store_get_event (store, info->row, &want);
+      for (guint r = 0; r < rows->len; r++)
+        {
+          fmv_store_get_event (store, r, &ev);
+          if (strcmp (ev.path, want.path) != 0)
+            continue;
+          n++;
+          opens += strcmp (fm_syscall_name (ev.syscall_nr, name), "openat") == 0;
+          reads += strcmp (fm_syscall_name (ev.syscall_nr, name), "read") == 0;
+          writes += strcmp (fm_syscall_name (ev.syscall_nr, name), "write") == 0;
+          failures += ev.result < 0;
+          ns += ev.duration_ns;
+          g_hash_table_add (pids, GUINT_TO_POINTER (ev.pid));
+        }
+      g_assert_cmpuint (info->n_events, ==, n);
+      g_assert_cmpuint (info->n_opens, ==, opens);
+      g_assert_cmpuint (info->n_reads, ==, reads);
+      g_assert_cmpuint (info->n_writes, ==, writes);
+      g_assert_cmpuint (info->n_failures, ==, failures);
+      g_assert_cmpuint (info->total_ns, ==, ns);
+      g_assert_cmpuint (info->n_processes, ==, g_hash_table_size (pids));
+      total += n;
+    }
+  g_assert_cmpuint (total, ==, rows->len);   /* every test event has a path */
+}
+
+static void
+test_analysis_counts_values_most_frequent_first (void)
+{
+  g_autoptr(FmvStore) store = fmv_store_new ();
+  g_autoptr(GArray) rows = NULL;
+  g_autoptr(GArray) counts = NULL;
+  guint total = 0;
+
+  rows = append_test_events (store, 5000);
+  counts = fmv_analysis_count_values (store, (guint32 *) (gpointer) rows->data, rows->len, FMV_TERM_COMM);
+  g_assert_cmpuint (counts->len, ==, G_N_ELEMENTS (fmv_test_comms));
+  for (guint c = 0; c < counts->len; c++)
+    {
+      const FmvValueCount *vc = &g_array_index (counts, FmvValueCount, c);
+      FmEvent want, ev;
+      guint n = 0;
+
+      if (c > 0)
+        g_assert_cmpuint (vc->count, <=, g_array_index (counts, FmvValueCount, c - 1).count);
+      fmv_store_get_event (store, vc->row, &want);
+      for (guint r = 0; r < rows->len; r++)
+        {
+          fmv_store_get_event (store, r, &ev);
+          n += strcmp (ev.comm, want.comm) == 0;
+        }
+      g_assert_cmpuint (vc->count, ==, n);
+      total += n;
+    }
+  g_assert_cmpuint (total, ==, rows->len);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/viewer/analysis/process-forest-of-fork-exec", test_analysis_process_forest_of_fork_exec);
+  g_test_add_func ("/viewer/analysis/file-counts-match-a-recount", test_analysis_file_counts_match_a_recount);
+  g_test_add_func ("/viewer/analysis/counts-values-most-frequent-first",
+                   test_analysis_counts_values_most_frequent_first);
+  return g_test_run ();
+}
