@@ -1,10 +1,9 @@
-/* test-syscalls.c: the syscall table against the kernel (headers, tracefs, SystemTap's
- * tapset), the argument decoders, the detail text and the errno names.
+/* test-syscalls.c: the syscall table against the kernel (headers, tracefs), the argument
+ * decoders, the detail text and the errno names.
  *
  * The tracefs check runs wherever tracefs is mounted; with FILEMON_REQUIRE_TRACEFS=1 (the
  * 'kernel' suite) an unmounted tracefs is a failure instead, so the check cannot silently
- * stop running there. Likewise the tapset check with FILEMON_REQUIRE_TAPSET=1 (the 'stap'
- * suite) where SystemTap is not installed.
+ * stop running there.
  */
 #define _GNU_SOURCE
 #include "fm-syscalls.h"
@@ -26,7 +25,6 @@
 #endif
 
 #define TRACEFS_SYSCALLS "/sys/kernel/tracing/events/syscalls"
-#define TAPSET_DIR "/usr/share/systemtap/tapset/linux"
 
 /* The file syscalls filemon covers, with the numbers from the kernel's own headers. */
 static const struct { const char *name; guint nr; } expected[] = {
@@ -39,7 +37,11 @@ static const struct { const char *name; guint nr; } expected[] = {
   X (symlink), X (symlinkat), X (truncate), X (ftruncate), X (utimensat), X (mknod),
   X (mknodat), X (chdir), X (execve), X (execveat), X (getxattr), X (lgetxattr),
   X (fgetxattr), X (setxattr), X (lsetxattr), X (fsetxattr), X (listxattr), X (llistxattr),
-  X (flistxattr), X (removexattr), X (lremovexattr), X (fremovexattr),
+  X (flistxattr), X (removexattr), X (lremovexattr), X (fremovexattr), X (pread64),
+  X (pwrite64), X (readv), X (writev), X (preadv), X (pwritev), X (preadv2), X (pwritev2),
+  X (lseek), X (getdents64), X (copy_file_range), X (sendfile), X (splice), X (mmap), X (fsync),
+  X (fdatasync), X (sync_file_range), X (syncfs), X (fallocate), X (flock), X (fcntl),
+  X (fchdir), X (inotify_add_watch), X (inotify_rm_watch), X (mount), X (umount2),
 #undef X
 };
 
@@ -91,14 +93,15 @@ test_table_unique_and_indexed (void)
   const FmSyscall *all = fm_syscalls_all (&n);
   g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) nrs = g_hash_table_new (NULL, NULL);
-  g_autoptr(GHashTable) tracepoints = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) kernel_names = g_hash_table_new (g_str_hash, g_str_equal);
   char buf[16];
 
   for (guint i = 0; i < n; i++)
     {
       g_assert_true (g_hash_table_add (names, (gpointer) all[i].name));
+      g_assert_cmpuint (strlen (all[i].name), <, FM_SYSCALL_NAME_MAX);
       g_assert_true (g_hash_table_add (nrs, GUINT_TO_POINTER (all[i].nr + 1)));
-      g_assert_true (g_hash_table_add (tracepoints, (gpointer) all[i].tracepoint));
+      g_assert_true (g_hash_table_add (kernel_names, (gpointer) all[i].kernel_name));
       g_assert_true (fm_syscall_by_nr (all[i].nr) == &all[i]);
       g_assert_true (fm_syscall_by_name (all[i].name) == &all[i]);
       g_assert_cmpstr (fm_syscall_name (all[i].nr, buf), ==, all[i].name);
@@ -107,15 +110,17 @@ test_table_unique_and_indexed (void)
   g_assert_null (fm_syscall_by_name ("OPENAT"));
   g_assert_null (fm_syscall_by_name (""));
   g_assert_null (fm_syscall_by_nr (__NR_getpid));
-  g_assert_null (fm_syscall_by_nr (511));
-  g_assert_null (fm_syscall_by_nr (512));
+  g_assert_null (fm_syscall_by_nr (FM_SYSCALL_NR_LIMIT - 1));
+  g_assert_null (fm_syscall_by_nr (FM_SYSCALL_NR_LIMIT));
   g_assert_null (fm_syscall_by_nr (G_MAXUINT));
   g_assert_cmpstr (fm_syscall_name (__NR_getpid, buf), ==, "syscall_39");
   /* events carry a 16-bit number, so "syscall_65535" is the longest that buf must hold */
   g_assert_cmpstr (fm_syscall_name (G_MAXUINT16, buf), ==, "syscall_65535");
-  g_assert_cmpstr (fm_syscall_by_name ("stat")->tracepoint, ==, "newstat");
-  g_assert_cmpstr (fm_syscall_by_name ("lstat")->tracepoint, ==, "newlstat");
-  g_assert_cmpstr (fm_syscall_by_name ("fstat")->tracepoint, ==, "newfstat");
+  g_assert_cmpstr (fm_syscall_by_name ("stat")->kernel_name, ==, "newstat");
+  g_assert_cmpstr (fm_syscall_by_name ("lstat")->kernel_name, ==, "newlstat");
+  g_assert_cmpstr (fm_syscall_by_name ("fstat")->kernel_name, ==, "newfstat");
+  g_assert_cmpstr (fm_syscall_by_name ("sendfile")->kernel_name, ==, "sendfile64");
+  g_assert_cmpstr (fm_syscall_by_name ("umount2")->kernel_name, ==, "umount");
 }
 
 static void
@@ -146,8 +151,21 @@ test_table_argument_kinds (void)
   assert_kinds ("symlinkat", 3, FM_ARG_SYMLINK_TARGET, FM_ARG_DIRFD, FM_ARG_PATH);
   assert_kinds ("linkat", 5, FM_ARG_DIRFD, FM_ARG_PATH, FM_ARG_DIRFD, FM_ARG_PATH2,
                 FM_ARG_AT_FLAGS);
-  assert_kinds ("read", 3, FM_ARG_FD, FM_ARG_IGNORED, FM_ARG_SIZE);
-  assert_kinds ("write", 3, FM_ARG_FD, FM_ARG_IGNORED, FM_ARG_SIZE);
+  assert_kinds ("read", 3, FM_ARG_FD, FM_ARG_IGNORED, FM_ARG_COUNT);
+  assert_kinds ("write", 3, FM_ARG_FD, FM_ARG_IGNORED, FM_ARG_COUNT);
+  assert_kinds ("pread64", 4, FM_ARG_FD, FM_ARG_IGNORED, FM_ARG_COUNT, FM_ARG_OFFSET);
+  assert_kinds ("preadv2", 6, FM_ARG_FD, FM_ARG_IGNORED, FM_ARG_IOVCNT, FM_ARG_OFFSET,
+                FM_ARG_OFFSET_HIGH, FM_ARG_RWF_FLAGS);
+  assert_kinds ("sendfile", 4, FM_ARG_FD2, FM_ARG_FD, FM_ARG_IGNORED, FM_ARG_COUNT);
+  assert_kinds ("splice", 6, FM_ARG_FD, FM_ARG_IGNORED, FM_ARG_FD2, FM_ARG_IGNORED, FM_ARG_COUNT,
+                FM_ARG_SPLICE_FLAGS);
+  assert_kinds ("mmap", 6, FM_ARG_IGNORED, FM_ARG_LENGTH, FM_ARG_MMAP_PROT, FM_ARG_MMAP_FLAGS,
+                FM_ARG_FD, FM_ARG_OFFSET);
+  assert_kinds ("fcntl", 3, FM_ARG_FD, FM_ARG_FCNTL_CMD, FM_ARG_FCNTL_ARG);
+  assert_kinds ("mount", 5, FM_ARG_MOUNT_SOURCE, FM_ARG_PATH, FM_ARG_FSTYPE, FM_ARG_MOUNT_FLAGS,
+                FM_ARG_IGNORED);
+  assert_kinds ("faccessat2", 4, FM_ARG_DIRFD, FM_ARG_PATH, FM_ARG_ACCESS_MODE,
+                FM_ARG_ACCESS_AT_FLAGS);
   assert_kinds ("execve", 3, FM_ARG_PATH, FM_ARG_ARGV, FM_ARG_IGNORED);
   assert_kinds ("statx", 5, FM_ARG_DIRFD, FM_ARG_PATH, FM_ARG_AT_FLAGS, FM_ARG_STATX_MASK,
                 FM_ARG_IGNORED);
@@ -184,7 +202,7 @@ test_table_argument_kinds (void)
 
 /* Every tracepoint exists, with as many arguments as the table lists. */
 static void
-test_table_tracepoints_exist (void)
+test_table_kernel_names_exist (void)
 {
   guint n = 0;
   const FmSyscall *all = fm_syscalls_all (&n);
@@ -193,18 +211,18 @@ test_table_tracepoints_exist (void)
     {
       if (g_strcmp0 (g_getenv ("FILEMON_REQUIRE_TRACEFS"), "1") == 0)
         g_test_fail_printf ("%s is missing: mount tracefs (mount -t tracefs nodev "
-                            "/sys/kernel/tracing) on a kernel with syscall tracepoints",
+                            "/sys/kernel/tracing) on a kernel with syscall kernel_names",
                             TRACEFS_SYSCALLS);
       else
-        g_test_message ("%s not mounted; the 'kernel' suite checks the tracepoints",
+        g_test_message ("%s not mounted; the 'kernel' suite checks the kernel_names",
                         TRACEFS_SYSCALLS);
       return;
     }
   for (guint i = 0; i < n; i++)
     {
-      g_autofree char *exit_dir = g_strdup_printf ("%s/sys_exit_%s", TRACEFS_SYSCALLS, all[i].tracepoint);
+      g_autofree char *exit_dir = g_strdup_printf ("%s/sys_exit_%s", TRACEFS_SYSCALLS, all[i].kernel_name);
       g_autofree char *format_path = g_strdup_printf ("%s/sys_enter_%s/format", TRACEFS_SYSCALLS,
-                                                      all[i].tracepoint);
+                                                      all[i].kernel_name);
       g_autofree char *format = NULL;
       g_autoptr(GError) error = NULL;
       g_auto(GStrv) lines = NULL;
@@ -220,47 +238,6 @@ test_table_tracepoints_exist (void)
             && strstr (lines[j], "__syscall_nr") == NULL)
           n_fields++;
       g_assert_cmpuint (n_fields, ==, all[i].n_args);
-    }
-}
-
-/* Every stap probe is an alias the installed tapset defines; a NULL one really has none. */
-static void
-test_table_stap_probes_exist (void)
-{
-  guint n = 0;
-  const FmSyscall *all = fm_syscalls_all (&n);
-  g_autoptr(GString) tapset = g_string_new (NULL);
-  g_autoptr(GDir) dir = g_dir_open (TAPSET_DIR, 0, NULL);
-  const char *entry;
-
-  if (dir == NULL)
-    {
-      if (g_strcmp0 (g_getenv ("FILEMON_REQUIRE_TAPSET"), "1") == 0)
-        g_test_fail_printf ("no SystemTap tapset in %s: install systemtap", TAPSET_DIR);
-      else
-        g_test_message ("no SystemTap tapset in %s; the 'stap' suite checks the probes", TAPSET_DIR);
-      return;
-    }
-  while ((entry = g_dir_read_name (dir)) != NULL)
-    if (g_str_has_prefix (entry, "sysc_") && g_str_has_suffix (entry, ".stp"))
-      {
-        g_autofree char *path = g_build_filename (TAPSET_DIR, entry, NULL);
-        g_autofree char *text = NULL;
-
-        g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
-        g_string_append (tapset, text);
-      }
-  g_assert_cmpuint (tapset->len, >, 0);
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *def = g_strdup_printf ("probe %s =", all[i].stap_probe ? all[i].stap_probe : "");
-      g_autofree char *own = g_strdup_printf ("probe syscall.%s =", all[i].name);
-
-      g_test_message ("%s: %s", all[i].name, all[i].stap_probe ? all[i].stap_probe : "(none)");
-      if (all[i].stap_probe != NULL)
-        g_assert_nonnull (strstr (tapset->str, def));
-      else
-        g_assert_null (strstr (tapset->str, own));
     }
 }
 
@@ -562,10 +539,9 @@ main (int argc, char **argv)
 
   g_test_add_func ("/syscalls/lookup/concurrent-first-use-builds-one-index", test_lookup_concurrent_first_use);
   g_test_add_func ("/syscalls/table/matches-design-and-kernel-headers", test_table_matches_kernel_headers);
-  g_test_add_func ("/syscalls/table/unique-names-numbers-tracepoints", test_table_unique_and_indexed);
+  g_test_add_func ("/syscalls/table/unique-names-numbers-kernel_names", test_table_unique_and_indexed);
   g_test_add_func ("/syscalls/table/argument-kinds", test_table_argument_kinds);
-  g_test_add_func ("/syscalls/table/tracepoints-exist-with-these-arguments", test_table_tracepoints_exist);
-  g_test_add_func ("/syscalls/table/stap-probes-exist-in-tapset", test_table_stap_probes_exist);
+  g_test_add_func ("/syscalls/table/kernel_names-exist-with-these-arguments", test_table_kernel_names_exist);
   g_test_add_func ("/syscalls/decode/open-flags", test_decode_open_flags);
   g_test_add_func ("/syscalls/decode/mode-octal-with-type", test_decode_mode);
   g_test_add_func ("/syscalls/decode/at-access-rename-xattr-resolve", test_decode_at_and_other_flags);
