@@ -426,7 +426,7 @@ append_lock_type (GString *out,
   if (type < G_N_ELEMENTS (lock_types))
     g_string_append (out, lock_types[type]);
   else
-    g_string_append_printf (out, "%u", type);
+    g_string_append_printf (out, "0x%x", type);
 }
 
 static void
@@ -436,7 +436,7 @@ append_whence (GString *out,
   if (whence < G_N_ELEMENTS (whence_names))
     g_string_append (out, whence_names[whence]);
   else
-    g_string_append_printf (out, "%u", whence);
+    g_string_append_printf (out, "0x%x", whence);
 }
 
 /* --- detail text ------------------------------------------------------------------------- */
@@ -919,7 +919,8 @@ fm_syscall_format_detail (const FmSyscall *sc,
           field_fcntl_arg (&d, fcntl_cmd, v, str);
           break;
         case FM_ARG_FSTYPE:
-          if (str != NULL)
+          /* none (NULL) for a bind mount or a remount */
+          if (str != NULL && str[0] != '\0')
             field_string (&d, str, TRUE);
           break;
         case FM_ARG_RWF_FLAGS:

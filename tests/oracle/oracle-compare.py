@@ -171,7 +171,7 @@ def parse_strace(path):
         call.args = split_args(rest[n.end():close])
         call.line = line
         ret = rest[close + 1:].strip()
-        rm = re.match(r"^= (-?\d+|0x[0-9a-f]+|\?)(?:<(.*)>)?(?: (E[A-Z0-9_]+) )?", ret)
+        rm = re.match(r"^= (0x[0-9a-f]+|-?\d+|\?)(?:<(.*)>)?(?: (E[A-Z0-9_]+) )?", ret)
         call.result = None
         call.ret_path = None
         if rm:
@@ -292,7 +292,7 @@ def expect(call, sc, cwd):
     dirfd = ("AT_FDCWD", cwd)
     mode_shown = True
     at = 0          # strace's argument index: it shows preadv's two position halves as one
-    for kind in sc.kinds:
+    for i, kind in enumerate(sc.kinds):
         if kind == "offset_high":
             continue
         tok = args[at] if at < len(args) else ""
@@ -300,7 +300,7 @@ def expect(call, sc, cwd):
         if kind == "dirfd":
             dirfd = fd_token(tok)
             if dirfd[0] != "AT_FDCWD":
-                later = [k for k in kinds[i + 1:] if k in ("path", "path2")]
+                later = [k for k in sc.kinds[i + 1:] if k in ("path", "path2")]
                 e.fields.append(("dirfd2" if later and later[0] == "path2" else "dirfd") + "=" + dirfd[0])
         elif kind in ("path", "path2"):
             m = HEX_STRING.match(tok)
@@ -364,7 +364,9 @@ def expect(call, sc, cwd):
         elif kind in FLAGS:
             if kind == "mmap_flags" and "MAP_ANONYMOUS" in tok:
                 return None
-            e.fields.append(flag_set(tok))
+            # an unknown value ("0x7 /* SEEK_??? */") is a number, as filemon shows it
+            tok = re.sub(r"\s*/\*.*?\*/", "", tok)
+            e.fields.append(flag_set(tok) if re.match(r"^[A-Z]", tok) else tok)
         elif kind in NUMBERS:
             n = number(tok)
             e.fields.append("%s=%s" % (NUMBERS[kind], tok if n is None else n))
@@ -377,7 +379,7 @@ def expect(call, sc, cwd):
                 e.fields.append(flag_set(tok) if n is None else str(n))
         elif kind in ("xattr_name", "fstype"):
             m = HEX_STRING.match(tok)
-            if m:
+            if m and (m.group(1) or kind == "xattr_name"):
                 e.fields.append(quote(unhex(m.group(1))))
         elif kind in ("uid", "gid"):
             e.fields.append(kind + "=" + tok)

@@ -202,7 +202,7 @@ test_table_argument_kinds (void)
 
 /* Every tracepoint exists, with as many arguments as the table lists. */
 static void
-test_table_kernel_names_exist (void)
+test_table_tracepoints_exist (void)
 {
   guint n = 0;
   const FmSyscall *all = fm_syscalls_all (&n);
@@ -211,10 +211,10 @@ test_table_kernel_names_exist (void)
     {
       if (g_strcmp0 (g_getenv ("FILEMON_REQUIRE_TRACEFS"), "1") == 0)
         g_test_fail_printf ("%s is missing: mount tracefs (mount -t tracefs nodev "
-                            "/sys/kernel/tracing) on a kernel with syscall kernel_names",
+                            "/sys/kernel/tracing) on a kernel with syscall tracepoints",
                             TRACEFS_SYSCALLS);
       else
-        g_test_message ("%s not mounted; the 'kernel' suite checks the kernel_names",
+        g_test_message ("%s not mounted; the 'kernel' suite checks the tracepoints",
                         TRACEFS_SYSCALLS);
       return;
     }
@@ -539,9 +539,9 @@ main (int argc, char **argv)
 
   g_test_add_func ("/syscalls/lookup/concurrent-first-use-builds-one-index", test_lookup_concurrent_first_use);
   g_test_add_func ("/syscalls/table/matches-design-and-kernel-headers", test_table_matches_kernel_headers);
-  g_test_add_func ("/syscalls/table/unique-names-numbers-kernel_names", test_table_unique_and_indexed);
+  g_test_add_func ("/syscalls/table/unique-names-numbers-kernel-names", test_table_unique_and_indexed);
   g_test_add_func ("/syscalls/table/argument-kinds", test_table_argument_kinds);
-  g_test_add_func ("/syscalls/table/kernel_names-exist-with-these-arguments", test_table_kernel_names_exist);
+  g_test_add_func ("/syscalls/table/tracepoints-exist-with-these-arguments", test_table_tracepoints_exist);
   g_test_add_func ("/syscalls/decode/open-flags", test_decode_open_flags);
   g_test_add_func ("/syscalls/decode/mode-octal-with-type", test_decode_mode);
   g_test_add_func ("/syscalls/decode/at-access-rename-xattr-resolve", test_decode_at_and_other_flags);
