@@ -221,6 +221,27 @@ fm_arg_kind_skip_bits (FmArgKind kind)
   return kind == FM_ARG_MMAP_FLAGS ? K_MAP_ANONYMOUS : 0;
 }
 
+gboolean
+fm_syscall_path2_first (const FmSyscall *sc)
+{
+  g_return_val_if_fail (sc != NULL, FALSE);
+  for (guint i = 0; i < sc->n_args && i < FM_SYSCALL_MAX_ARGS; i++)
+    switch (sc->args[i])
+      {
+      case FM_ARG_PATH:
+      case FM_ARG_FD:
+        return FALSE;
+      case FM_ARG_PATH2:
+      case FM_ARG_FD2:
+      case FM_ARG_SYMLINK_TARGET:
+      case FM_ARG_MOUNT_SOURCE:
+        return TRUE;
+      default:
+        break;
+      }
+  return FALSE;
+}
+
 int
 fm_syscall_arg_index (const FmSyscall *sc,
                       FmArgKind        kind)

@@ -118,6 +118,10 @@ FmArgText fm_arg_kind_text (FmArgKind kind);
  * does not capture it (MAP_ANONYMOUS for mmap's flags); 0 for most kinds. */
 guint64 fm_arg_kind_skip_bits (FmArgKind kind);
 
+/* Whether @sc's arguments name path2 before path (symlink's target, mount's source,
+ * sendfile's destination): its call is written in that order. */
+gboolean fm_syscall_path2_first (const FmSyscall *sc);
+
 /* The index of @sc's first argument of @kind, or -1. */
 int fm_syscall_arg_index (const FmSyscall *sc,
                           FmArgKind        kind);

@@ -16,6 +16,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
@@ -462,6 +466,62 @@ test_detail_decoded_arguments (void)
   ASSERT_DETAIL ("symlink", ARGS (0, 0), NULL, "");
 }
 
+/* The read, write, sync, lock, map, watch and mount calls. */
+static void
+test_detail_data_calls (void)
+{
+  ASSERT_DETAIL ("pread64", ARGS (3, 0x7ffd0000, 8, 4), NULL, "fd=3, count=8, offset=4");
+  ASSERT_DETAIL ("pwrite64", ARGS (3, 0x7ffd0000, 8, G_MAXUINT64), NULL, "fd=3, count=8, offset=-1");
+  ASSERT_DETAIL ("readv", ARGS (3, 0x7ffd0000, 2), NULL, "fd=3, iovcnt=2");
+  /* preadv's high half of the position is 0 on 64-bit and not shown */
+  ASSERT_DETAIL ("preadv", ARGS (3, 0x7ffd0000, 2, 4096, 0), NULL, "fd=3, iovcnt=2, offset=4096");
+  ASSERT_DETAIL ("pwritev2", ARGS (3, 0x7ffd0000, 1, 0, 0, 0x2), NULL, "fd=3, iovcnt=1, offset=0, RWF_DSYNC");
+  ASSERT_DETAIL ("preadv2", ARGS (3, 0x7ffd0000, 1, 0, 0, 0), NULL, "fd=3, iovcnt=1, offset=0");
+  ASSERT_DETAIL ("lseek", ARGS (3, (guint64) -5, SEEK_END), NULL, "fd=3, offset=-5, SEEK_END");
+  ASSERT_DETAIL ("lseek", ARGS (3, 0, 7), NULL, "fd=3, offset=0, 0x7");
+  ASSERT_DETAIL ("getdents64", ARGS (4, 0x7ffd0000, 32768), NULL, "fd=4, count=32768");
+  ASSERT_DETAIL ("fsync", ARGS (3), NULL, "fd=3");
+  ASSERT_DETAIL ("sync_file_range", ARGS (3, 0, 4096, 2), NULL,
+                 "fd=3, offset=0, length=4096, SYNC_FILE_RANGE_WRITE");
+  ASSERT_DETAIL ("fallocate", ARGS (3, 0x3, 0, 4096), NULL,
+                 "fd=3, FALLOC_FL_KEEP_SIZE|FALLOC_FL_PUNCH_HOLE, offset=0, length=4096");
+  ASSERT_DETAIL ("fallocate", ARGS (3, 0, 0, 4096), NULL, "fd=3, offset=0, length=4096");
+  ASSERT_DETAIL ("flock", ARGS (3, LOCK_EX | LOCK_NB), NULL, "fd=3, LOCK_EX|LOCK_NB");
+  /* the two ends of a copy: fd is the event's path (read), fd2 its path2 (written) */
+  ASSERT_DETAIL ("copy_file_range", ARGS (3, 0, 5, 0, 16, 0), NULL, "fd=3, fd2=5, count=16");
+  ASSERT_DETAIL ("sendfile", ARGS (5, 3, 0, 8), NULL, "fd2=5, fd=3, count=8");
+  ASSERT_DETAIL ("splice", ARGS (6, 0, 5, 0, 4, 1), NULL, "fd=6, fd2=5, count=4, SPLICE_F_MOVE");
+  ASSERT_DETAIL ("mmap", ARGS (0, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_DENYWRITE, 3, 8192), NULL,
+                 "length=4096, PROT_READ|PROT_EXEC, MAP_PRIVATE|MAP_DENYWRITE, fd=3, offset=8192");
+  ASSERT_DETAIL ("mmap", ARGS (0, 4096, PROT_NONE, MAP_SHARED_VALIDATE | MAP_SYNC, 3, 0), NULL,
+                 "length=4096, PROT_NONE, MAP_SHARED_VALIDATE|MAP_SYNC, fd=3, offset=0");
+  ASSERT_DETAIL ("fchdir", ARGS (4), NULL, "fd=4");
+  ASSERT_DETAIL ("inotify_add_watch", ARGS (7, 0, IN_MODIFY | IN_ONLYDIR), NULL, "fd=7, IN_MODIFY|IN_ONLYDIR");
+  ASSERT_DETAIL ("inotify_rm_watch", ARGS (7, 1), NULL, "fd=7, wd=1");
+  ASSERT_DETAIL ("umount2", ARGS (0, MNT_DETACH), NULL, "MNT_DETACH");
+  ASSERT_DETAIL ("umount2", ARGS (0, 0), NULL, "");
+}
+
+/* fcntl's third argument is what its command makes of it. */
+static void
+test_detail_fcntl (void)
+{
+  ASSERT_DETAIL ("fcntl", ARGS (3, F_GETFL, 0x7ffd), NULL, "fd=3, F_GETFL");
+  ASSERT_DETAIL ("fcntl", ARGS (3, F_SETFL, O_APPEND | O_NONBLOCK), NULL,
+                 "fd=3, F_SETFL, O_RDONLY|O_APPEND|O_NONBLOCK");
+  ASSERT_DETAIL ("fcntl", ARGS (3, F_SETFD, FD_CLOEXEC), NULL, "fd=3, F_SETFD, FD_CLOEXEC");
+  ASSERT_DETAIL ("fcntl", ARGS (3, F_DUPFD_CLOEXEC, 10), NULL, "fd=3, F_DUPFD_CLOEXEC, 10");
+  ASSERT_DETAIL ("fcntl", ARGS (3, F_SETLEASE, F_WRLCK), NULL, "fd=3, F_SETLEASE, F_WRLCK");
+  /* struct flock: l_type and l_whence are two shorts in its first word */
+  ASSERT_DETAIL ("fcntl", ARGS (3, F_SETLKW, 0x7ffd0000), STRS (NULL, NULL, "65537 2 10"),
+                 "fd=3, F_SETLKW, {l_type=F_WRLCK, l_whence=SEEK_CUR, l_start=2, l_len=10}");
+  ASSERT_DETAIL ("fcntl", ARGS (3, F_OFD_SETLK, 0x7ffd0000), STRS (NULL, NULL, "2 0 0"),
+                 "fd=3, F_OFD_SETLK, {l_type=F_UNLCK, l_whence=SEEK_SET, l_start=0, l_len=0}");
+  /* a struct the backend could not read is not invented */
+  ASSERT_DETAIL ("fcntl", ARGS (3, F_SETLK, 0), NULL, "fd=3, F_SETLK, lock=?");
+  ASSERT_DETAIL ("fcntl", ARGS (3, 9999, 5), NULL, "fd=3, 0x270f, 5");
+}
+
 static void
 test_detail_strings (void)
 {
@@ -492,6 +552,13 @@ test_detail_strings (void)
                  "dirfd=3, O_RDONLY|O_CLOEXEC");
   ASSERT_DETAIL ("openat2", ARGS (3, 0, 0, 24), STRS (NULL, NULL, "1 2", NULL), "dirfd=3, how=?");
   ASSERT_DETAIL ("openat2", ARGS (3, 0, 0, 24), STRS (NULL, NULL, "1 2 3x", NULL), "dirfd=3, how=?");
+  /* mount: the source is path2 and the mount point path; the type is quoted, none for a
+   * bind mount or a remount */
+  ASSERT_DETAIL ("mount", ARGS (0, 0, 0, MS_NOSUID | MS_NODEV, 0), STRS (NULL, NULL, "tmpfs", NULL, NULL),
+                 "\"tmpfs\", MS_NOSUID|MS_NODEV");
+  ASSERT_DETAIL ("mount", ARGS (0, 0, 0, MS_BIND | MS_REC, 0), STRS (NULL, NULL, "", NULL, NULL),
+                 "MS_BIND|MS_REC");
+  ASSERT_DETAIL ("mount", ARGS (0, 0, 0, MS_MGC_VAL | MS_RDONLY, 0), NULL, "MS_MGC_VAL|MS_RDONLY");
 }
 
 /* Whatever goes in, the detail is valid UTF-8 below FM_DETAIL_MAX and says it was cut. */
@@ -550,6 +617,8 @@ main (int argc, char **argv)
   g_test_add_func ("/syscalls/errno/result-format", test_result_format);
   g_test_add_func ("/syscalls/detail/decoded-arguments", test_detail_decoded_arguments);
   g_test_add_func ("/syscalls/detail/strings-escaped", test_detail_strings);
+  g_test_add_func ("/syscalls/detail/read-write-sync-lock-map-watch", test_detail_data_calls);
+  g_test_add_func ("/syscalls/detail/fcntl-argument-by-command", test_detail_fcntl);
   g_test_add_func ("/syscalls/detail/bounded-valid-utf8", test_detail_bounded);
 
   return g_test_run ();
