@@ -20,8 +20,12 @@
  * - An fd argument is the path of its open file, walked the same way.
  * - The event's path is resolved at entry (close() frees the file before exit, execve
  *   replaces the memory holding its string, chdir changes the cwd); path2 (rename/link
- *   target) at exit, when its string and dirfd are still there. Another thread changing
- *   the fd table, the cwd or the string's memory meanwhile makes the path wrong.
+ *   target, the fd a copy writes to) at exit, when its string, dirfd or fd are still
+ *   there. Another thread changing the fd table, the cwd or the string's memory meanwhile
+ *   makes the path wrong.
+ * - What a syscall's arguments are (fmd_syscalls[nr]) and what it does beyond them (its
+ *   traits: moving the cwd, replacing the program) come from the daemon's syscall table;
+ *   the program knows no syscall by its number.
  * - A walk stops at the task's root, so a chrooted or containerized process gets paths
  *   as it sees them. A file outside that root (an fd opened before chroot, a lazily
  *   unmounted tree) or on a kernel-internal mount (pipes, sockets, anonymous inodes,
