@@ -323,10 +323,10 @@ format_text (const FmEvent *e, GString *out)
   g_string_append_c (out, ' ');
   g_string_append (out, fm_syscall_name (e->syscall_nr, name_buf));
   g_string_append_c (out, '(');
-  /* symlink(target, linkpath): in the man page's order, though the event's path is the
-   * link created */
+  /* in the man page's order: symlink(target, linkpath), mount(source, target),
+   * sendfile(out, in), though the event's path is the link, the mount point, the source */
   sc = fm_syscall_by_nr (e->syscall_nr);
-  if (sc != NULL && sc->n_args > 0 && sc->args[0] == FM_ARG_SYMLINK_TARGET)
+  if (sc != NULL && fm_syscall_path2_first (sc))
     {
       first = append_text_path (out, e->path2, e->path2_len, TRUE);
       append_text_path (out, e->path, e->path_len, first);

@@ -38,7 +38,7 @@ static const guint64 key_max[N_KEYS] = {
 
 /* The longest value of each string key, in bytes: what an FmEvent can hold. */
 static const gsize key_limits[N_KEYS] = {
-  [K_COMM] = FM_COMM_MAX - 1, [K_SYSCALL] = 15, [K_PATH] = FM_PATH_MAX,
+  [K_COMM] = FM_COMM_MAX - 1, [K_SYSCALL] = FM_SYSCALL_NAME_MAX - 1, [K_PATH] = FM_PATH_MAX,
   [K_PATH2] = FM_PATH_MAX, [K_DETAIL] = FM_DETAIL_MAX,
 };
 

@@ -11,11 +11,6 @@
 
 #include <stdarg.h>
 #include <string.h>
-#include <sys/syscall.h>
-
-#ifndef __NR_faccessat2
-#define __NR_faccessat2 439
-#endif
 
 /* --- flag decoders ----------------------------------------------------------------------- */
 
@@ -158,7 +153,7 @@ decode_at_flags_eaccess (GString *out,
   decode_at_flags (out, flags, TRUE);
 }
 
-/* Names 0x200 AT_REMOVEDIR, the meaning for all but faccessat2 (see format_detail). */
+/* Names 0x200 AT_REMOVEDIR, the meaning for all but faccessat2 (FM_ARG_ACCESS_AT_FLAGS). */
 void
 fm_decode_at_flags (GString *out,
                     guint64  flags)
@@ -239,6 +234,209 @@ fm_decode_resolve_flags (GString *out,
 
   g_return_if_fail (out != NULL);
   decode_flags (out, flags, table, G_N_ELEMENTS (table), "0");
+}
+
+
+/* Flag sets of the read, write, sync, lock and mount calls, in the kernel's x86_64 values.
+ * A table is its flags; FLAGS_DECODER makes its decoder, which writes @zero for 0. */
+#define FLAGS_DECODER(fn, table, zero) \
+  static void \
+  fn (GString *out, guint64 value) \
+  { \
+    decode_flags (out, value, table, G_N_ELEMENTS (table), zero); \
+  }
+
+static const Flag rwf_flags[] = {
+  { 0x01, 0, "RWF_HIPRI" }, { 0x02, 0, "RWF_DSYNC" }, { 0x04, 0, "RWF_SYNC" },
+  { 0x08, 0, "RWF_NOWAIT" }, { 0x10, 0, "RWF_APPEND" }, { 0x20, 0, "RWF_NOAPPEND" },
+  { 0x40, 0, "RWF_ATOMIC" }, { 0x80, 0, "RWF_DONTCACHE" },
+};
+FLAGS_DECODER (decode_rwf_flags, rwf_flags, "0")
+
+static const Flag falloc_modes[] = {
+  { 0x01, 0, "FALLOC_FL_KEEP_SIZE" }, { 0x02, 0, "FALLOC_FL_PUNCH_HOLE" },
+  { 0x04, 0, "FALLOC_FL_NO_HIDE_STALE" }, { 0x08, 0, "FALLOC_FL_COLLAPSE_RANGE" },
+  { 0x10, 0, "FALLOC_FL_ZERO_RANGE" }, { 0x20, 0, "FALLOC_FL_INSERT_RANGE" },
+  { 0x40, 0, "FALLOC_FL_UNSHARE_RANGE" }, { 0x80, 0, "FALLOC_FL_WRITE_ZEROES" },
+};
+FLAGS_DECODER (decode_falloc_mode, falloc_modes, "0")
+
+static const Flag sync_range_flags[] = {
+  { 1, 0, "SYNC_FILE_RANGE_WAIT_BEFORE" }, { 2, 0, "SYNC_FILE_RANGE_WRITE" },
+  { 4, 0, "SYNC_FILE_RANGE_WAIT_AFTER" },
+};
+FLAGS_DECODER (decode_sync_range_flags, sync_range_flags, "0")
+
+static const Flag flock_ops[] = {
+  { 1, 0, "LOCK_SH" }, { 2, 0, "LOCK_EX" }, { 4, 0, "LOCK_NB" }, { 8, 0, "LOCK_UN" },
+  { 32, 0, "LOCK_MAND" }, { 64, 0, "LOCK_READ" }, { 128, 0, "LOCK_WRITE" },
+};
+FLAGS_DECODER (decode_flock_op, flock_ops, "0")
+
+static const Flag splice_flags[] = {
+  { 1, 0, "SPLICE_F_MOVE" }, { 2, 0, "SPLICE_F_NONBLOCK" }, { 4, 0, "SPLICE_F_MORE" },
+  { 8, 0, "SPLICE_F_GIFT" },
+};
+FLAGS_DECODER (decode_splice_flags, splice_flags, "0")
+
+static const Flag mmap_prot[] = {
+  { 0x1, 0, "PROT_READ" }, { 0x2, 0, "PROT_WRITE" }, { 0x4, 0, "PROT_EXEC" },
+  { 0x8, 0, "PROT_SEM" }, { 0x01000000, 0, "PROT_GROWSDOWN" }, { 0x02000000, 0, "PROT_GROWSUP" },
+};
+FLAGS_DECODER (decode_mmap_prot, mmap_prot, "PROT_NONE")
+
+#define K_MAP_TYPE 0x0f
+
+static const Flag mmap_flags[] = {
+  { 0x10, 0, "MAP_FIXED" }, { 0x20, 0, "MAP_ANONYMOUS" }, { 0x40, 0, "MAP_32BIT" },
+  { 0x100, 0, "MAP_GROWSDOWN" }, { 0x800, 0, "MAP_DENYWRITE" }, { 0x1000, 0, "MAP_EXECUTABLE" },
+  { 0x2000, 0, "MAP_LOCKED" }, { 0x4000, 0, "MAP_NORESERVE" }, { 0x8000, 0, "MAP_POPULATE" },
+  { 0x10000, 0, "MAP_NONBLOCK" }, { 0x20000, 0, "MAP_STACK" }, { 0x40000, 0, "MAP_HUGETLB" },
+  { 0x80000, 0, "MAP_SYNC" }, { 0x100000, 0, "MAP_FIXED_NOREPLACE" },
+  { 0x4000000, 0, "MAP_UNINITIALIZED" },
+};
+
+/* The mapping type is a number in the low bits, not a flag, and always shown. */
+static void
+decode_mmap_flags (GString *out,
+                   guint64  flags)
+{
+  static const char *const types[] = { "0", "MAP_SHARED", "MAP_PRIVATE", "MAP_SHARED_VALIDATE" };
+  guint64 type = flags & K_MAP_TYPE;
+  guint64 rest = flags & ~(guint64) K_MAP_TYPE;
+
+  if (type < G_N_ELEMENTS (types))
+    g_string_append (out, types[type]);
+  else
+    g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x", type);
+  if (rest != 0)
+    {
+      g_string_append_c (out, '|');
+      decode_flags (out, rest, mmap_flags, G_N_ELEMENTS (mmap_flags), "");
+    }
+}
+
+static const Flag inotify_mask[] = {
+  { 0x1, 0, "IN_ACCESS" }, { 0x2, 0, "IN_MODIFY" }, { 0x4, 0, "IN_ATTRIB" },
+  { 0x8, 0, "IN_CLOSE_WRITE" }, { 0x10, 0, "IN_CLOSE_NOWRITE" }, { 0x20, 0, "IN_OPEN" },
+  { 0x40, 0, "IN_MOVED_FROM" }, { 0x80, 0, "IN_MOVED_TO" }, { 0x100, 0, "IN_CREATE" },
+  { 0x200, 0, "IN_DELETE" }, { 0x400, 0, "IN_DELETE_SELF" }, { 0x800, 0, "IN_MOVE_SELF" },
+  { 0x2000, 0, "IN_UNMOUNT" }, { 0x4000, 0, "IN_Q_OVERFLOW" }, { 0x8000, 0, "IN_IGNORED" },
+  { 0x1000000, 0, "IN_ONLYDIR" }, { 0x2000000, 0, "IN_DONT_FOLLOW" },
+  { 0x4000000, 0, "IN_EXCL_UNLINK" }, { 0x10000000, 0, "IN_MASK_CREATE" },
+  { 0x20000000, 0, "IN_MASK_ADD" }, { 0x40000000, 0, "IN_ISDIR" }, { 0x80000000, 0, "IN_ONESHOT" },
+};
+FLAGS_DECODER (decode_inotify_mask, inotify_mask, "0")
+
+#define K_MS_MGC_MSK 0xffff0000u
+#define K_MS_MGC_VAL 0xc0ed0000u
+
+static const Flag mount_flags[] = {
+  { 0x1, 0, "MS_RDONLY" }, { 0x2, 0, "MS_NOSUID" }, { 0x4, 0, "MS_NODEV" },
+  { 0x8, 0, "MS_NOEXEC" }, { 0x10, 0, "MS_SYNCHRONOUS" }, { 0x20, 0, "MS_REMOUNT" },
+  { 0x40, 0, "MS_MANDLOCK" }, { 0x80, 0, "MS_DIRSYNC" }, { 0x100, 0, "MS_NOSYMFOLLOW" },
+  { 0x400, 0, "MS_NOATIME" }, { 0x800, 0, "MS_NODIRATIME" }, { 0x1000, 0, "MS_BIND" },
+  { 0x2000, 0, "MS_MOVE" }, { 0x4000, 0, "MS_REC" }, { 0x8000, 0, "MS_SILENT" },
+  { 1 << 16, 0, "MS_POSIXACL" }, { 1 << 17, 0, "MS_UNBINDABLE" }, { 1 << 18, 0, "MS_PRIVATE" },
+  { 1 << 19, 0, "MS_SLAVE" }, { 1 << 20, 0, "MS_SHARED" }, { 1 << 21, 0, "MS_RELATIME" },
+  { 1 << 22, 0, "MS_KERNMOUNT" }, { 1 << 23, 0, "MS_I_VERSION" }, { 1 << 24, 0, "MS_STRICTATIME" },
+  { 1 << 25, 0, "MS_LAZYTIME" },
+};
+
+/* The old magic number in the upper half (MS_MGC_VAL) is named as such, not as bits. */
+static void
+decode_mount_flags (GString *out,
+                    guint64  flags)
+{
+  guint64 rest = flags;
+
+  if ((flags & K_MS_MGC_MSK) == K_MS_MGC_VAL)
+    {
+      g_string_append (out, "MS_MGC_VAL");
+      rest &= ~(guint64) K_MS_MGC_MSK;
+      if (rest == 0)
+        return;
+      g_string_append_c (out, '|');
+    }
+  decode_flags (out, rest, mount_flags, G_N_ELEMENTS (mount_flags), "0");
+}
+
+static const Flag umount_flags[] = {
+  { 1, 0, "MNT_FORCE" }, { 2, 0, "MNT_DETACH" }, { 4, 0, "MNT_EXPIRE" }, { 8, 0, "UMOUNT_NOFOLLOW" },
+};
+FLAGS_DECODER (decode_umount_flags, umount_flags, "0")
+
+static const char *const whence_names[] = {
+  "SEEK_SET", "SEEK_CUR", "SEEK_END", "SEEK_DATA", "SEEK_HOLE",
+};
+
+/* fcntl commands (<asm-generic/fcntl.h>, <linux/fcntl.h>) and how each reads its argument. */
+typedef enum {
+  FCNTL_ARG_NONE,      /* a getter: the argument is not read */
+  FCNTL_ARG_NUMBER,
+  FCNTL_ARG_FD_FLAGS,  /* FD_CLOEXEC */
+  FCNTL_ARG_FL_FLAGS,  /* O_* */
+  FCNTL_ARG_FLOCK,     /* struct flock * */
+  FCNTL_ARG_LEASE,     /* F_RDLCK, F_WRLCK, F_UNLCK */
+} FcntlArg;
+
+static const struct { guint32 cmd; const char *name; FcntlArg arg; } fcntl_cmds[] = {
+  { 0, "F_DUPFD", FCNTL_ARG_NUMBER }, { 1, "F_GETFD", FCNTL_ARG_NONE },
+  { 2, "F_SETFD", FCNTL_ARG_FD_FLAGS }, { 3, "F_GETFL", FCNTL_ARG_NONE },
+  { 4, "F_SETFL", FCNTL_ARG_FL_FLAGS }, { 5, "F_GETLK", FCNTL_ARG_FLOCK },
+  { 6, "F_SETLK", FCNTL_ARG_FLOCK }, { 7, "F_SETLKW", FCNTL_ARG_FLOCK },
+  { 8, "F_SETOWN", FCNTL_ARG_NUMBER }, { 9, "F_GETOWN", FCNTL_ARG_NONE },
+  { 10, "F_SETSIG", FCNTL_ARG_NUMBER }, { 11, "F_GETSIG", FCNTL_ARG_NONE },
+  { 36, "F_OFD_GETLK", FCNTL_ARG_FLOCK }, { 37, "F_OFD_SETLK", FCNTL_ARG_FLOCK },
+  { 38, "F_OFD_SETLKW", FCNTL_ARG_FLOCK }, { 1024, "F_SETLEASE", FCNTL_ARG_LEASE },
+  { 1025, "F_GETLEASE", FCNTL_ARG_NONE }, { 1026, "F_NOTIFY", FCNTL_ARG_NUMBER },
+  { 1027, "F_DUPFD_QUERY", FCNTL_ARG_NUMBER }, { 1028, "F_CREATED_QUERY", FCNTL_ARG_NONE },
+  { 1030, "F_DUPFD_CLOEXEC", FCNTL_ARG_NUMBER }, { 1031, "F_SETPIPE_SZ", FCNTL_ARG_NUMBER },
+  { 1032, "F_GETPIPE_SZ", FCNTL_ARG_NONE }, { 1033, "F_ADD_SEALS", FCNTL_ARG_NUMBER },
+  { 1034, "F_GET_SEALS", FCNTL_ARG_NONE },
+};
+
+static gssize
+fcntl_cmd_index (guint32 cmd)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (fcntl_cmds); i++)
+    if (fcntl_cmds[i].cmd == cmd)
+      return (gssize) i;
+  return -1;
+}
+
+static void
+decode_fcntl_cmd (GString *out,
+                  guint64  cmd)
+{
+  gssize i = fcntl_cmd_index ((guint32) cmd);
+
+  if (i >= 0)
+    g_string_append (out, fcntl_cmds[i].name);
+  else
+    g_string_append_printf (out, "0x%x", (guint32) cmd);
+}
+
+static const char *const lock_types[] = { "F_RDLCK", "F_WRLCK", "F_UNLCK" };
+
+static void
+append_lock_type (GString *out,
+                  guint32  type)
+{
+  if (type < G_N_ELEMENTS (lock_types))
+    g_string_append (out, lock_types[type]);
+  else
+    g_string_append_printf (out, "0x%x", type);
+}
+
+static void
+append_whence (GString *out,
+               guint32  whence)
+{
+  if (whence < G_N_ELEMENTS (whence_names))
+    g_string_append (out, whence_names[whence]);
+  else
+    g_string_append_printf (out, "0x%x", whence);
 }
 
 /* --- detail text ------------------------------------------------------------------------- */
@@ -442,28 +640,103 @@ field_argv (Detail     *d,
   field_close (d, mark);
 }
 
-/* openat2's struct open_how arrives as text in @strings: "FLAGS MODE RESOLVE", three
- * unsigned integers (decimal or 0x hex) separated by spaces. */
-static void
-field_open_how (Detail     *d,
-                const char *text)
+/* The three words of a struct the backend copied (fm-syscalls.h): decimal or 0x hex,
+ * separated by spaces. FALSE when @text is not that. */
+static gboolean
+parse_words (const char *text,
+             guint64     words[3])
 {
-  guint64 how[3];
   const char *p = text;
 
-  for (guint i = 0; i < G_N_ELEMENTS (how); i++)
+  for (guint i = 0; i < 3; i++)
     {
       char *endp = NULL;
 
       while (*p == ' ')
         p++;
-      how[i] = g_ascii_strtoull (p, &endp, 0);
+      words[i] = g_ascii_strtoull (p, &endp, 0);
       if (endp == p || (*endp != ' ' && *endp != '\0'))
-        {
-          field_printf (d, "how=?");
-          return;
-        }
+        return FALSE;
       p = endp;
+    }
+  return TRUE;
+}
+
+/* fcntl's struct flock as strace writes it: its first word holds l_type and l_whence
+ * (two shorts), then l_start and l_len. */
+static void
+field_flock (Detail     *d,
+             const char *text)
+{
+  guint64 w[3];
+  gsize mark;
+
+  if (text == NULL || !parse_words (text, w))
+    {
+      field_printf (d, "lock=?");
+      return;
+    }
+  if (!field_open (d, &mark))
+    return;
+  g_string_append (d->out, "{l_type=");
+  append_lock_type (d->out, (guint16) w[0]);
+  g_string_append (d->out, ", l_whence=");
+  append_whence (d->out, (guint16) (w[0] >> 16));
+  g_string_append_printf (d->out, ", l_start=%" G_GINT64_FORMAT ", l_len=%" G_GINT64_FORMAT "}",
+                          (gint64) w[1], (gint64) w[2]);
+  field_close (d, mark);
+}
+
+static void
+field_fcntl_arg (Detail     *d,
+                 guint32     cmd,
+                 guint64     v,
+                 const char *text)
+{
+  gssize i = fcntl_cmd_index (cmd);
+
+  switch (i >= 0 ? fcntl_cmds[i].arg : FCNTL_ARG_NUMBER)
+    {
+    case FCNTL_ARG_NONE:
+      break;
+    case FCNTL_ARG_NUMBER:
+      field_printf (d, "%" G_GINT64_FORMAT, (gint64) v);
+      break;
+    case FCNTL_ARG_FD_FLAGS:
+      field_printf (d, "%s", (v & 1) ? "FD_CLOEXEC" : "0");
+      break;
+    case FCNTL_ARG_FL_FLAGS:
+      field_decoded (d, fm_decode_open_flags, (guint32) v);
+      break;
+    case FCNTL_ARG_FLOCK:
+      field_flock (d, text);
+      break;
+    case FCNTL_ARG_LEASE:
+      {
+        gsize mark;
+
+        if (!field_open (d, &mark))
+          return;
+        append_lock_type (d->out, (guint32) v);
+        field_close (d, mark);
+      }
+      break;
+    default:
+      break;
+    }
+}
+
+/* openat2's struct open_how: flags, mode, resolve. */
+static void
+field_open_how (Detail     *d,
+                const char *text)
+{
+  guint64 how[3];
+
+  if (!parse_words (text, how))
+    {
+      field_printf (d, "how=?");
+      return;
     }
   field_decoded (d, fm_decode_open_flags, how[0]);
   if ((how[0] & (K_O_CREAT | K_O___TMPFILE)) != 0)
@@ -496,6 +769,21 @@ next_path_is_path2 (const FmSyscall *sc,
 
 #define K_AT_FDCWD (-100)
 
+static Decoder
+sparse_decoder (FmArgKind kind)
+{
+  switch (kind)
+    {
+    case FM_ARG_RWF_FLAGS: return decode_rwf_flags;
+    case FM_ARG_FALLOC_MODE: return decode_falloc_mode;
+    case FM_ARG_SYNC_RANGE_FLAGS: return decode_sync_range_flags;
+    case FM_ARG_SPLICE_FLAGS: return decode_splice_flags;
+    case FM_ARG_MOUNT_FLAGS: return decode_mount_flags;
+    case FM_ARG_UMOUNT_FLAGS: return decode_umount_flags;
+    default: g_assert_not_reached ();
+    }
+}
+
 /* Register values are 64-bit, but most of these arguments are int or umode_t: the kernel
  * looks only at the low 32 (or 16) bits, and so do we, or a sign-extended -100 or stray
  * upper bits would decode as something the kernel never saw.
@@ -511,6 +799,7 @@ fm_syscall_format_detail (const FmSyscall *sc,
   Detail d = { out, FM_DETAIL_MAX - 1, 0, FALSE };
   gboolean show_mode = TRUE;
   guint32 mode = 0;
+  guint32 fcntl_cmd = 0;
 
   g_return_if_fail (sc != NULL);
   g_return_if_fail (args != NULL);
@@ -525,7 +814,11 @@ fm_syscall_format_detail (const FmSyscall *sc,
       switch (sc->args[i])
         {
         case FM_ARG_FD:
+        case FM_ARG_OTHER_FD:
           field_printf (&d, "fd=%d", (gint32) v32);
+          break;
+        case FM_ARG_FD2:
+          field_printf (&d, "fd2=%d", (gint32) v32);
           break;
         case FM_ARG_DIRFD:
           if ((gint32) v32 != K_AT_FDCWD)
@@ -543,8 +836,11 @@ fm_syscall_format_detail (const FmSyscall *sc,
           break;
         case FM_ARG_AT_FLAGS:
           if (v32 != 0)
-            field_decoded (&d, sc->nr == __NR_faccessat2 ? decode_at_flags_eaccess
-                                                         : fm_decode_at_flags, v32);
+            field_decoded (&d, fm_decode_at_flags, v32);
+          break;
+        case FM_ARG_ACCESS_AT_FLAGS:
+          if (v32 != 0)
+            field_decoded (&d, decode_at_flags_eaccess, v32);
           break;
         case FM_ARG_ACCESS_MODE:
           field_decoded (&d, fm_decode_access_mode, v32);
@@ -575,11 +871,67 @@ fm_syscall_format_detail (const FmSyscall *sc,
           field_id (&d, "gid", v32);
           break;
         case FM_ARG_SIZE:
-          field_printf (&d, "%s=%" G_GUINT64_FORMAT,
-                        sc->nr == __NR_read || sc->nr == __NR_write ? "count" : "size", v);
+          field_printf (&d, "size=%" G_GUINT64_FORMAT, v);
+          break;
+        case FM_ARG_COUNT:
+          field_printf (&d, "count=%" G_GUINT64_FORMAT, v);
+          break;
+        case FM_ARG_LENGTH:
+          field_printf (&d, "length=%" G_GINT64_FORMAT, (gint64) v);
           break;
         case FM_ARG_OFFSET:
-          field_printf (&d, "length=%" G_GINT64_FORMAT, (gint64) v);
+          field_printf (&d, "offset=%" G_GINT64_FORMAT, (gint64) v);
+          break;
+        case FM_ARG_IOVCNT:
+          field_printf (&d, "iovcnt=%d", (gint32) v32);
+          break;
+        case FM_ARG_WATCH:
+          field_printf (&d, "wd=%d", (gint32) v32);
+          break;
+        case FM_ARG_WHENCE:
+          {
+            gsize mark;
+
+            if (field_open (&d, &mark))
+              {
+                append_whence (out, v32);
+                field_close (&d, mark);
+              }
+          }
+          break;
+        case FM_ARG_FLOCK_OP:
+          field_decoded (&d, decode_flock_op, v32);
+          break;
+        case FM_ARG_MMAP_PROT:
+          field_decoded (&d, decode_mmap_prot, v32);
+          break;
+        case FM_ARG_MMAP_FLAGS:
+          field_decoded (&d, decode_mmap_flags, v32);
+          break;
+        case FM_ARG_INOTIFY_MASK:
+          field_decoded (&d, decode_inotify_mask, v32);
+          break;
+        case FM_ARG_FCNTL_CMD:
+          fcntl_cmd = v32;
+          field_decoded (&d, decode_fcntl_cmd, v32);
+          break;
+        case FM_ARG_FCNTL_ARG:
+          field_fcntl_arg (&d, fcntl_cmd, v, str);
+          break;
+        case FM_ARG_FSTYPE:
+          /* none (NULL) for a bind mount or a remount */
+          if (str != NULL && str[0] != '\0')
+            field_string (&d, str, TRUE);
+          break;
+        case FM_ARG_RWF_FLAGS:
+        case FM_ARG_FALLOC_MODE:
+        case FM_ARG_SYNC_RANGE_FLAGS:
+        case FM_ARG_SPLICE_FLAGS:
+        case FM_ARG_MOUNT_FLAGS:
+        case FM_ARG_UMOUNT_FLAGS:
+          /* flags whose absence is the ordinary call: shown only when set */
+          if (v32 != 0)
+            field_decoded (&d, sparse_decoder (sc->args[i]), v32);
           break;
         case FM_ARG_DEV:
           /* the device number matters only for device nodes; new_decode_dev() layout */
@@ -594,6 +946,8 @@ fm_syscall_format_detail (const FmSyscall *sc,
         case FM_ARG_PATH:
         case FM_ARG_PATH2:
         case FM_ARG_SYMLINK_TARGET:
+        case FM_ARG_MOUNT_SOURCE:
+        case FM_ARG_OFFSET_HIGH:
         case FM_ARG_IGNORED:
         default:
           /* paths are the event's own fields; the rest is not worth showing */

@@ -21,77 +21,111 @@
 /* --- the table --------------------------------------------------------------------------- */
 
 #define A(...) { __VA_ARGS__ }
-#define SC(name, tp, stap, ...) \
-  { #name, __NR_##name, tp, stap, \
+#define SC(name, kname, traits, ...) \
+  { #name, __NR_##name, kname, traits, \
     sizeof ((FmArgKind[]) { __VA_ARGS__ }) / sizeof (FmArgKind), A (__VA_ARGS__) }
 #define P FM_ARG_PATH
 #define P2 FM_ARG_PATH2
 #define FD FM_ARG_FD
+#define FD2 FM_ARG_FD2
 #define DFD FM_ARG_DIRFD
 #define IGN FM_ARG_IGNORED
+#define COUNT FM_ARG_COUNT
+#define OFF FM_ARG_OFFSET
+#define LEN FM_ARG_LENGTH
+#define T0 FM_TRAIT_NONE
+#define ENTRY FM_TRAIT_READ_AT_ENTRY
 
-/* Tracepoints are syscalls:sys_enter_<tracepoint>; stat/lstat/fstat are the kernel's
- * "new" variants on x86_64. stap_probe names the tapset alias in sysc_*.stp (newfstatat
- * is tapset "fstatat"; SystemTap 4.8 has no openat2 or fchmodat2 probe). */
+/* The kernel's name (kname) is what its entry point and tracepoints are called after:
+ * stat/lstat/fstat are the "new" variants on x86_64, sendfile is sendfile64, umount2 is
+ * umount. */
 static const FmSyscall syscalls[] = {
-  SC (open, "open", "syscall.open", P, FM_ARG_OPEN_FLAGS, FM_ARG_MODE),
-  SC (openat, "openat", "syscall.openat", DFD, P, FM_ARG_OPEN_FLAGS, FM_ARG_MODE),
-  SC (openat2, "openat2", NULL, DFD, P, FM_ARG_OPEN_HOW, IGN),
-  SC (creat, "creat", "syscall.creat", P, FM_ARG_MODE),
-  SC (close, "close", "syscall.close", FD),
-  SC (read, "read", "syscall.read", FD, IGN, FM_ARG_SIZE),
-  SC (write, "write", "syscall.write", FD, IGN, FM_ARG_SIZE),
-  SC (stat, "newstat", "syscall.stat", P, IGN),
-  SC (lstat, "newlstat", "syscall.lstat", P, IGN),
-  SC (fstat, "newfstat", "syscall.fstat", FD, IGN),
-  SC (newfstatat, "newfstatat", "syscall.fstatat", DFD, P, IGN, FM_ARG_AT_FLAGS),
-  SC (statx, "statx", "syscall.statx", DFD, P, FM_ARG_AT_FLAGS, FM_ARG_STATX_MASK, IGN),
-  SC (access, "access", "syscall.access", P, FM_ARG_ACCESS_MODE),
-  SC (faccessat, "faccessat", "syscall.faccessat", DFD, P, FM_ARG_ACCESS_MODE),
-  SC (faccessat2, "faccessat2", "syscall.faccessat2", DFD, P, FM_ARG_ACCESS_MODE, FM_ARG_AT_FLAGS),
-  SC (readlink, "readlink", "syscall.readlink", P, IGN, FM_ARG_SIZE),
-  SC (readlinkat, "readlinkat", "syscall.readlinkat", DFD, P, IGN, FM_ARG_SIZE),
-  SC (unlink, "unlink", "syscall.unlink", P),
-  SC (unlinkat, "unlinkat", "syscall.unlinkat", DFD, P, FM_ARG_AT_FLAGS),
-  SC (rename, "rename", "syscall.rename", P, P2),
-  SC (renameat, "renameat", "syscall.renameat", DFD, P, DFD, P2),
-  SC (renameat2, "renameat2", "syscall.renameat2", DFD, P, DFD, P2, FM_ARG_RENAME_FLAGS),
-  SC (mkdir, "mkdir", "syscall.mkdir", P, FM_ARG_MODE),
-  SC (mkdirat, "mkdirat", "syscall.mkdirat", DFD, P, FM_ARG_MODE),
-  SC (rmdir, "rmdir", "syscall.rmdir", P),
-  SC (chmod, "chmod", "syscall.chmod", P, FM_ARG_MODE),
-  SC (fchmod, "fchmod", "syscall.fchmod", FD, FM_ARG_MODE),
-  SC (fchmodat, "fchmodat", "syscall.fchmodat", DFD, P, FM_ARG_MODE),
-  SC (fchmodat2, "fchmodat2", NULL, DFD, P, FM_ARG_MODE, FM_ARG_AT_FLAGS),
-  SC (chown, "chown", "syscall.chown", P, FM_ARG_UID, FM_ARG_GID),
-  SC (fchown, "fchown", "syscall.fchown", FD, FM_ARG_UID, FM_ARG_GID),
-  SC (fchownat, "fchownat", "syscall.fchownat", DFD, P, FM_ARG_UID, FM_ARG_GID, FM_ARG_AT_FLAGS),
-  SC (lchown, "lchown", "syscall.lchown", P, FM_ARG_UID, FM_ARG_GID),
-  SC (link, "link", "syscall.link", P, P2),
-  SC (linkat, "linkat", "syscall.linkat", DFD, P, DFD, P2, FM_ARG_AT_FLAGS),
+  SC (open, "open", T0, P, FM_ARG_OPEN_FLAGS, FM_ARG_MODE),
+  SC (openat, "openat", T0, DFD, P, FM_ARG_OPEN_FLAGS, FM_ARG_MODE),
+  SC (openat2, "openat2", T0, DFD, P, FM_ARG_OPEN_HOW, IGN),
+  SC (creat, "creat", T0, P, FM_ARG_MODE),
+  SC (close, "close", ENTRY, FD),
+  SC (read, "read", T0, FD, IGN, COUNT),
+  SC (write, "write", T0, FD, IGN, COUNT),
+  SC (pread64, "pread64", T0, FD, IGN, COUNT, OFF),
+  SC (pwrite64, "pwrite64", T0, FD, IGN, COUNT, OFF),
+  SC (readv, "readv", T0, FD, IGN, FM_ARG_IOVCNT),
+  SC (writev, "writev", T0, FD, IGN, FM_ARG_IOVCNT),
+  SC (preadv, "preadv", T0, FD, IGN, FM_ARG_IOVCNT, OFF, FM_ARG_OFFSET_HIGH),
+  SC (pwritev, "pwritev", T0, FD, IGN, FM_ARG_IOVCNT, OFF, FM_ARG_OFFSET_HIGH),
+  SC (preadv2, "preadv2", T0, FD, IGN, FM_ARG_IOVCNT, OFF, FM_ARG_OFFSET_HIGH, FM_ARG_RWF_FLAGS),
+  SC (pwritev2, "pwritev2", T0, FD, IGN, FM_ARG_IOVCNT, OFF, FM_ARG_OFFSET_HIGH, FM_ARG_RWF_FLAGS),
+  SC (lseek, "lseek", T0, FD, OFF, FM_ARG_WHENCE),
+  SC (getdents64, "getdents64", T0, FD, IGN, COUNT),
+  /* data from the event's path (the source) to its path2 */
+  SC (copy_file_range, "copy_file_range", T0, FD, IGN, FD2, IGN, COUNT, IGN),
+  SC (sendfile, "sendfile64", T0, FD2, FD, IGN, COUNT),
+  SC (splice, "splice", T0, FD, IGN, FD2, IGN, COUNT, FM_ARG_SPLICE_FLAGS),
+  SC (mmap, "mmap", T0, IGN, LEN, FM_ARG_MMAP_PROT, FM_ARG_MMAP_FLAGS, FD, OFF),
+  SC (fsync, "fsync", T0, FD),
+  SC (fdatasync, "fdatasync", T0, FD),
+  SC (sync_file_range, "sync_file_range", T0, FD, OFF, LEN, FM_ARG_SYNC_RANGE_FLAGS),
+  SC (syncfs, "syncfs", T0, FD),
+  SC (fallocate, "fallocate", T0, FD, FM_ARG_FALLOC_MODE, OFF, LEN),
+  SC (flock, "flock", T0, FD, FM_ARG_FLOCK_OP),
+  SC (fcntl, "fcntl", T0, FD, FM_ARG_FCNTL_CMD, FM_ARG_FCNTL_ARG),
+  SC (stat, "newstat", T0, P, IGN),
+  SC (lstat, "newlstat", T0, P, IGN),
+  SC (fstat, "newfstat", T0, FD, IGN),
+  SC (newfstatat, "newfstatat", T0, DFD, P, IGN, FM_ARG_AT_FLAGS),
+  SC (statx, "statx", T0, DFD, P, FM_ARG_AT_FLAGS, FM_ARG_STATX_MASK, IGN),
+  SC (access, "access", T0, P, FM_ARG_ACCESS_MODE),
+  SC (faccessat, "faccessat", T0, DFD, P, FM_ARG_ACCESS_MODE),
+  SC (faccessat2, "faccessat2", T0, DFD, P, FM_ARG_ACCESS_MODE, FM_ARG_ACCESS_AT_FLAGS),
+  SC (readlink, "readlink", T0, P, IGN, FM_ARG_SIZE),
+  SC (readlinkat, "readlinkat", T0, DFD, P, IGN, FM_ARG_SIZE),
+  SC (unlink, "unlink", T0, P),
+  SC (unlinkat, "unlinkat", T0, DFD, P, FM_ARG_AT_FLAGS),
+  SC (rename, "rename", T0, P, P2),
+  SC (renameat, "renameat", T0, DFD, P, DFD, P2),
+  SC (renameat2, "renameat2", T0, DFD, P, DFD, P2, FM_ARG_RENAME_FLAGS),
+  SC (mkdir, "mkdir", T0, P, FM_ARG_MODE),
+  SC (mkdirat, "mkdirat", T0, DFD, P, FM_ARG_MODE),
+  SC (rmdir, "rmdir", T0, P),
+  SC (chmod, "chmod", T0, P, FM_ARG_MODE),
+  SC (fchmod, "fchmod", T0, FD, FM_ARG_MODE),
+  SC (fchmodat, "fchmodat", T0, DFD, P, FM_ARG_MODE),
+  SC (fchmodat2, "fchmodat2", T0, DFD, P, FM_ARG_MODE, FM_ARG_AT_FLAGS),
+  SC (chown, "chown", T0, P, FM_ARG_UID, FM_ARG_GID),
+  SC (fchown, "fchown", T0, FD, FM_ARG_UID, FM_ARG_GID),
+  SC (fchownat, "fchownat", T0, DFD, P, FM_ARG_UID, FM_ARG_GID, FM_ARG_AT_FLAGS),
+  SC (lchown, "lchown", T0, P, FM_ARG_UID, FM_ARG_GID),
+  SC (link, "link", T0, P, P2),
+  SC (linkat, "linkat", T0, DFD, P, DFD, P2, FM_ARG_AT_FLAGS),
   /* symlink(target, linkpath): the link created is the event's path; the target is text */
-  SC (symlink, "symlink", "syscall.symlink", FM_ARG_SYMLINK_TARGET, P),
-  SC (symlinkat, "symlinkat", "syscall.symlinkat", FM_ARG_SYMLINK_TARGET, DFD, P),
-  SC (truncate, "truncate", "syscall.truncate", P, FM_ARG_OFFSET),
-  SC (ftruncate, "ftruncate", "syscall.ftruncate", FD, FM_ARG_OFFSET),
-  SC (utimensat, "utimensat", "syscall.utimensat", DFD, P, IGN, FM_ARG_AT_FLAGS),
-  SC (mknod, "mknod", "syscall.mknod", P, FM_ARG_MODE, FM_ARG_DEV),
-  SC (mknodat, "mknodat", "syscall.mknodat", DFD, P, FM_ARG_MODE, FM_ARG_DEV),
-  SC (chdir, "chdir", "syscall.chdir", P),
-  SC (execve, "execve", "syscall.execve", P, FM_ARG_ARGV, IGN),
-  SC (execveat, "execveat", "syscall.execveat", DFD, P, FM_ARG_ARGV, IGN, FM_ARG_AT_FLAGS),
-  SC (getxattr, "getxattr", "syscall.getxattr", P, FM_ARG_XATTR_NAME, IGN, FM_ARG_SIZE),
-  SC (lgetxattr, "lgetxattr", "syscall.lgetxattr", P, FM_ARG_XATTR_NAME, IGN, FM_ARG_SIZE),
-  SC (fgetxattr, "fgetxattr", "syscall.fgetxattr", FD, FM_ARG_XATTR_NAME, IGN, FM_ARG_SIZE),
-  SC (setxattr, "setxattr", "syscall.setxattr", P, FM_ARG_XATTR_NAME, IGN, FM_ARG_SIZE, FM_ARG_XATTR_FLAGS),
-  SC (lsetxattr, "lsetxattr", "syscall.lsetxattr", P, FM_ARG_XATTR_NAME, IGN, FM_ARG_SIZE, FM_ARG_XATTR_FLAGS),
-  SC (fsetxattr, "fsetxattr", "syscall.fsetxattr", FD, FM_ARG_XATTR_NAME, IGN, FM_ARG_SIZE, FM_ARG_XATTR_FLAGS),
-  SC (listxattr, "listxattr", "syscall.listxattr", P, IGN, FM_ARG_SIZE),
-  SC (llistxattr, "llistxattr", "syscall.llistxattr", P, IGN, FM_ARG_SIZE),
-  SC (flistxattr, "flistxattr", "syscall.flistxattr", FD, IGN, FM_ARG_SIZE),
-  SC (removexattr, "removexattr", "syscall.removexattr", P, FM_ARG_XATTR_NAME),
-  SC (lremovexattr, "lremovexattr", "syscall.lremovexattr", P, FM_ARG_XATTR_NAME),
-  SC (fremovexattr, "fremovexattr", "syscall.fremovexattr", FD, FM_ARG_XATTR_NAME),
+  SC (symlink, "symlink", T0, FM_ARG_SYMLINK_TARGET, P),
+  SC (symlinkat, "symlinkat", T0, FM_ARG_SYMLINK_TARGET, DFD, P),
+  SC (truncate, "truncate", T0, P, LEN),
+  SC (ftruncate, "ftruncate", T0, FD, LEN),
+  SC (utimensat, "utimensat", FM_TRAIT_NULL_PATH_IS_DIRFD, DFD, P, IGN, FM_ARG_AT_FLAGS),
+  SC (mknod, "mknod", T0, P, FM_ARG_MODE, FM_ARG_DEV),
+  SC (mknodat, "mknodat", T0, DFD, P, FM_ARG_MODE, FM_ARG_DEV),
+  SC (chdir, "chdir", ENTRY | FM_TRAIT_MOVES_CWD, P),
+  SC (fchdir, "fchdir", FM_TRAIT_MOVES_CWD, FD),
+  SC (execve, "execve", ENTRY | FM_TRAIT_EXEC, P, FM_ARG_ARGV, IGN),
+  SC (execveat, "execveat", ENTRY | FM_TRAIT_EXEC, DFD, P, FM_ARG_ARGV, IGN, FM_ARG_AT_FLAGS),
+  SC (getxattr, "getxattr", T0, P, FM_ARG_XATTR_NAME, IGN, FM_ARG_SIZE),
+  SC (lgetxattr, "lgetxattr", T0, P, FM_ARG_XATTR_NAME, IGN, FM_ARG_SIZE),
+  SC (fgetxattr, "fgetxattr", T0, FD, FM_ARG_XATTR_NAME, IGN, FM_ARG_SIZE),
+  SC (setxattr, "setxattr", T0, P, FM_ARG_XATTR_NAME, IGN, FM_ARG_SIZE, FM_ARG_XATTR_FLAGS),
+  SC (lsetxattr, "lsetxattr", T0, P, FM_ARG_XATTR_NAME, IGN, FM_ARG_SIZE, FM_ARG_XATTR_FLAGS),
+  SC (fsetxattr, "fsetxattr", T0, FD, FM_ARG_XATTR_NAME, IGN, FM_ARG_SIZE, FM_ARG_XATTR_FLAGS),
+  SC (listxattr, "listxattr", T0, P, IGN, FM_ARG_SIZE),
+  SC (llistxattr, "llistxattr", T0, P, IGN, FM_ARG_SIZE),
+  SC (flistxattr, "flistxattr", T0, FD, IGN, FM_ARG_SIZE),
+  SC (removexattr, "removexattr", T0, P, FM_ARG_XATTR_NAME),
+  SC (lremovexattr, "lremovexattr", T0, P, FM_ARG_XATTR_NAME),
+  SC (fremovexattr, "fremovexattr", T0, FD, FM_ARG_XATTR_NAME),
+  SC (inotify_add_watch, "inotify_add_watch", T0, FM_ARG_OTHER_FD, P, FM_ARG_INOTIFY_MASK),
+  SC (inotify_rm_watch, "inotify_rm_watch", T0, FD, FM_ARG_WATCH),
+  /* mount(source, target, ...): the mount point is the event's path, the source path2 */
+  SC (mount, "mount", T0, FM_ARG_MOUNT_SOURCE, P, FM_ARG_FSTYPE, FM_ARG_MOUNT_FLAGS, IGN),
+  SC (umount2, "umount", T0, P, FM_ARG_UMOUNT_FLAGS),
 };
 
 #undef A
@@ -99,17 +133,21 @@ static const FmSyscall syscalls[] = {
 #undef P
 #undef P2
 #undef FD
+#undef FD2
 #undef DFD
 #undef IGN
+#undef COUNT
+#undef OFF
+#undef LEN
+#undef T0
+#undef ENTRY
 
-/* Every x86_64 syscall number is below this; the nr index is a flat array of it. */
-#define NR_INDEX_SIZE 512
 #define NR_NONE 0xff
 
 G_STATIC_ASSERT (G_N_ELEMENTS (syscalls) < NR_NONE);
 
 typedef struct {
-  guint8 by_nr[NR_INDEX_SIZE];  /* table index, NR_NONE when not traced */
+  guint8 by_nr[FM_SYSCALL_NR_LIMIT];  /* table index, NR_NONE when not traced */
   GHashTable *by_name;          /* name -> FmSyscall*, never freed */
   GHashTable *errno_by_name;    /* name -> errno as pointer, never freed */
 } Index;
@@ -144,10 +182,75 @@ fm_syscall_by_nr (guint nr)
 {
   guint8 i;
 
-  if (nr >= NR_INDEX_SIZE)
+  if (nr >= FM_SYSCALL_NR_LIMIT)
     return NULL;
   i = get_index ()->by_nr[nr];
   return i == NR_NONE ? NULL : &syscalls[i];
+}
+
+guint
+fm_syscall_exit_nr (const FmSyscall *sc)
+{
+  g_return_val_if_fail (sc != NULL, 0);
+  return (sc->traits & FM_TRAIT_EXEC) != 0 ? __NR_execve : sc->nr;
+}
+
+FmArgText
+fm_arg_kind_text (FmArgKind kind)
+{
+  switch (kind)
+    {
+    case FM_ARG_XATTR_NAME:
+    case FM_ARG_FSTYPE:
+      return FM_ARG_TEXT_STRING;
+    case FM_ARG_ARGV:
+      return FM_ARG_TEXT_ARGV;
+    case FM_ARG_OPEN_HOW:
+    case FM_ARG_FCNTL_ARG:
+      return FM_ARG_TEXT_STRUCT;
+    default:
+      return FM_ARG_TEXT_NONE;
+    }
+}
+
+#define K_MAP_ANONYMOUS 0x20
+
+guint64
+fm_arg_kind_skip_bits (FmArgKind kind)
+{
+  return kind == FM_ARG_MMAP_FLAGS ? K_MAP_ANONYMOUS : 0;
+}
+
+gboolean
+fm_syscall_path2_first (const FmSyscall *sc)
+{
+  g_return_val_if_fail (sc != NULL, FALSE);
+  for (guint i = 0; i < sc->n_args && i < FM_SYSCALL_MAX_ARGS; i++)
+    switch (sc->args[i])
+      {
+      case FM_ARG_PATH:
+      case FM_ARG_FD:
+        return FALSE;
+      case FM_ARG_PATH2:
+      case FM_ARG_FD2:
+      case FM_ARG_SYMLINK_TARGET:
+      case FM_ARG_MOUNT_SOURCE:
+        return TRUE;
+      default:
+        break;
+      }
+  return FALSE;
+}
+
+int
+fm_syscall_arg_index (const FmSyscall *sc,
+                      FmArgKind        kind)
+{
+  g_return_val_if_fail (sc != NULL, -1);
+  for (guint i = 0; i < sc->n_args && i < FM_SYSCALL_MAX_ARGS; i++)
+    if (sc->args[i] == kind)
+      return (int) i;
+  return -1;
 }
 
 const char *
@@ -253,7 +356,7 @@ build_index (gpointer data)
   index->by_name = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; i < G_N_ELEMENTS (syscalls); i++)
     {
-      g_assert (syscalls[i].nr < NR_INDEX_SIZE);
+      g_assert (syscalls[i].nr < FM_SYSCALL_NR_LIMIT);
       g_assert (index->by_nr[syscalls[i].nr] == NR_NONE);
       index->by_nr[syscalls[i].nr] = (guint8) i;
       g_hash_table_insert (index->by_name, (gpointer) syscalls[i].name, (gpointer) &syscalls[i]);

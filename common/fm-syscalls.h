@@ -9,6 +9,8 @@
 
 #include <glib.h>
 
+#include "fm-syscall-nr.h"
+
 G_BEGIN_DECLS
 
 /* What one syscall argument is, in the syscall's own argument order. */
@@ -18,10 +20,13 @@ typedef enum {
   FM_ARG_PATH2,         /* const char *: the event's path2 (rename/link target, symlink linkpath) */
   FM_ARG_SYMLINK_TARGET,/* const char *: symlink's target text: goes to path2 verbatim, never resolved */
   FM_ARG_FD,            /* int fd: its path becomes the event's path */
+  FM_ARG_FD2,           /* int fd: its path becomes the event's path2 (where data goes to) */
+  FM_ARG_OTHER_FD,      /* int fd shown as a number only (an inotify instance) */
   FM_ARG_DIRFD,         /* int dirfd: the base of the next PATH or PATH2 argument (AT_FDCWD = cwd) */
   FM_ARG_OPEN_FLAGS,    /* O_* */
   FM_ARG_MODE,          /* permission bits and S_IF* type, shown in octal */
   FM_ARG_AT_FLAGS,      /* AT_* (AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH, AT_REMOVEDIR, ...) */
+  FM_ARG_ACCESS_AT_FLAGS, /* AT_* of faccessat2, where 0x200 is AT_EACCESS, not AT_REMOVEDIR */
   FM_ARG_ACCESS_MODE,   /* F_OK or R_OK|W_OK|X_OK */
   FM_ARG_RENAME_FLAGS,  /* RENAME_NOREPLACE|RENAME_EXCHANGE|RENAME_WHITEOUT */
   FM_ARG_OPEN_HOW,      /* struct open_how *: flags, mode, resolve (openat2) */
@@ -30,21 +35,59 @@ typedef enum {
   FM_ARG_XATTR_FLAGS,   /* XATTR_CREATE|XATTR_REPLACE */
   FM_ARG_UID,           /* uid_t, -1 = unchanged */
   FM_ARG_GID,           /* gid_t, -1 = unchanged */
-  FM_ARG_SIZE,          /* size_t count / buffer size */
-  FM_ARG_OFFSET,        /* off_t length (truncate) */
+  FM_ARG_SIZE,          /* size_t: the size of a buffer the kernel fills (readlink, xattrs) */
+  FM_ARG_COUNT,         /* size_t: the bytes to read, write or copy */
+  FM_ARG_LENGTH,        /* off_t: a length in the file (truncate, fallocate, mmap) */
+  FM_ARG_OFFSET,        /* off_t/loff_t: a position in the file (pread64, lseek, mmap) */
+  FM_ARG_OFFSET_HIGH,   /* the high half of preadv's position: 0 on 64-bit, not shown */
+  FM_ARG_IOVCNT,        /* int: how many struct iovec (readv, writev) */
+  FM_ARG_RWF_FLAGS,     /* RWF_* (preadv2, pwritev2) */
+  FM_ARG_WHENCE,        /* SEEK_SET, SEEK_CUR, SEEK_END, SEEK_DATA, SEEK_HOLE */
+  FM_ARG_FALLOC_MODE,   /* FALLOC_FL_* */
+  FM_ARG_SYNC_RANGE_FLAGS, /* SYNC_FILE_RANGE_* */
+  FM_ARG_FLOCK_OP,      /* LOCK_SH|LOCK_EX|LOCK_UN|LOCK_NB */
+  FM_ARG_SPLICE_FLAGS,  /* SPLICE_F_* */
+  FM_ARG_MMAP_PROT,     /* PROT_* */
+  FM_ARG_MMAP_FLAGS,    /* MAP_*: a MAP_ANONYMOUS mapping touches no file and is not captured */
+  FM_ARG_FCNTL_CMD,     /* F_* */
+  FM_ARG_FCNTL_ARG,     /* fcntl's third argument, read as its command says (a struct flock *
+                           for the lock commands, copied at exit) */
+  FM_ARG_INOTIFY_MASK,  /* IN_* */
+  FM_ARG_WATCH,         /* int: an inotify watch descriptor */
+  FM_ARG_MOUNT_SOURCE,  /* const char *: mount's source, a path or a name: path2 as given */
+  FM_ARG_FSTYPE,        /* const char *: a file system type name ("tmpfs") */
+  FM_ARG_MOUNT_FLAGS,   /* MS_* */
+  FM_ARG_UMOUNT_FLAGS,  /* MNT_FORCE|MNT_DETACH|MNT_EXPIRE|UMOUNT_NOFOLLOW */
   FM_ARG_DEV,           /* dev_t (mknod) */
   FM_ARG_ARGV,          /* char *const argv[] (execve): first arguments shown in detail */
   FM_ARG_IGNORED,       /* an argument not worth showing (a user buffer pointer, envp) */
 } FmArgKind;
 
+/* What a syscall does beyond its arguments, where a backend must treat it apart. */
+typedef enum {
+  FM_TRAIT_NONE = 0,
+  /* its strings and fds are gone or changed at its return (close releases the fd, chdir
+   * moves the cwd, exec replaces the address space): read them at entry */
+  FM_TRAIT_READ_AT_ENTRY = 1 << 0,
+  /* a success moves the cwd: a relative path read again at exit is the cwd itself */
+  FM_TRAIT_MOVES_CWD = 1 << 1,
+  /* a success replaces the program: it returns under execve's number, and its path read
+   * again at exit is the new program's file */
+  FM_TRAIT_EXEC = 1 << 2,
+  /* a NULL path names the dirfd's own file (utimensat (fd, NULL, ...) is futimens) */
+  FM_TRAIT_NULL_PATH_IS_DIRFD = 1 << 3,
+} FmSyscallTraits;
+
 #define FM_SYSCALL_MAX_ARGS 6
+/* The longest syscall name ("inotify_add_watch") and its NUL fit in this many bytes. */
+#define FM_SYSCALL_NAME_MAX 24
 
 typedef struct {
   const char *name;            /* syscalls(2) name, as in events: "openat", "newfstatat" */
-  guint16 nr;                  /* x86_64 syscall number */
-  const char *tracepoint;      /* the kernel's name: syscalls:sys_enter_X tracepoint and
-                                  __x64_sys_X entry point ("newstat" for stat) */
-  const char *stap_probe;      /* SystemTap tapset probe ("syscall.stat"), NULL if none */
+  guint16 nr;                  /* x86_64 syscall number, below FM_SYSCALL_NR_LIMIT */
+  const char *kernel_name;     /* the kernel's name: its __x64_sys_X entry point and
+                                  syscalls:sys_enter_X tracepoint ("newstat" for stat) */
+  guint8 traits;               /* FmSyscallTraits */
   guint8 n_args;
   FmArgKind args[FM_SYSCALL_MAX_ARGS];
 } FmSyscall;
@@ -55,6 +98,33 @@ const FmSyscall *fm_syscalls_all (guint *n_out);
 /* Lookup by name or by x86_64 number; NULL when filemon does not trace it. */
 const FmSyscall *fm_syscall_by_name (const char *name);
 const FmSyscall *fm_syscall_by_nr (guint nr);
+
+/* The number a successful call of @sc returns under: its own, or execve's for an exec. */
+guint fm_syscall_exit_nr (const FmSyscall *sc);
+
+/* How a backend carries an argument's value beyond its register to the detail decoder
+ * (fm_syscall_format_detail's @strings). */
+typedef enum {
+  FM_ARG_TEXT_NONE = 0,
+  FM_ARG_TEXT_STRING,   /* a short user string (xattr name, file system type) */
+  FM_ARG_TEXT_ARGV,     /* the first strings of a NULL-ended array */
+  FM_ARG_TEXT_STRUCT,   /* the first three 64-bit words of a struct, copied at exit:
+                           "W0 W1 W2" (open_how; fcntl's struct flock) */
+} FmArgText;
+
+FmArgText fm_arg_kind_text (FmArgKind kind);
+
+/* The bits of an argument of @kind that make the call touch no file, so that a backend
+ * does not capture it (MAP_ANONYMOUS for mmap's flags); 0 for most kinds. */
+guint64 fm_arg_kind_skip_bits (FmArgKind kind);
+
+/* Whether @sc's arguments name path2 before path (symlink's target, mount's source,
+ * sendfile's destination): its call is written in that order. */
+gboolean fm_syscall_path2_first (const FmSyscall *sc);
+
+/* The index of @sc's first argument of @kind, or -1. */
+int fm_syscall_arg_index (const FmSyscall *sc,
+                          FmArgKind        kind);
 
 /* The name for an event's syscall_nr: the table's name, or "syscall_N" (into buf, which
  * must hold 16 bytes) for a number the table does not know. */
@@ -71,10 +141,11 @@ void fm_decode_statx_mask (GString *out, guint64 mask);
 void fm_decode_xattr_flags (GString *out, guint64 flags);
 void fm_decode_resolve_flags (GString *out, guint64 flags);
 
-/* The event's detail text from the raw argument values (in the syscall's order). String
- * arguments that go to detail (xattr names, argv, open_how) are passed in @strings at the
- * same index (NULL elsewhere); paths and fds are not repeated in detail except as "fd=N".
- * The open_how string is its three fields as numbers: "FLAGS MODE RESOLVE" (decimal or 0x).
+/* The event's detail text from the raw argument values (in the syscall's order). The
+ * values that go to detail beyond the registers (fm_arg_kind_text: xattr names, argv,
+ * open_how, struct flock) are passed in @strings at the same index (NULL elsewhere);
+ * paths and fds are not repeated in detail except as "fd=N" ("fd2=N" for path2's).
+ * A struct is its first three 64-bit words as numbers: "W0 W1 W2" (decimal or 0x).
  * The argv string is the arguments each ended by a NUL, then an empty one (so it ends
  * with two NULs); it is shown as ["prog", "arg two"].
  * A dirfd shows as "dirfd=N" ("dirfd2=N" before path2) only when it is not AT_FDCWD.

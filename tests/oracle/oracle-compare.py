@@ -25,19 +25,32 @@ import sys
 
 # --- the syscall table ---------------------------------------------------------------------
 
-KIND = {"P": "path", "P2": "path2", "FD": "fd", "DFD": "dirfd", "IGN": "ignored"}
+KIND = {"P": "path", "P2": "path2", "FD": "fd", "FD2": "fd2", "DFD": "dirfd",
+        "IGN": "ignored", "COUNT": "count", "OFF": "offset", "LEN": "length"}
+TRAIT = {"T0": None, "ENTRY": "read_at_entry"}
+
+
+class Syscall:
+    __slots__ = ("kinds", "traits")
 
 
 def read_table(path):
-    """{name: [arg kinds]} from the SC (...) lines of common/fm-syscalls.c."""
+    """{name: Syscall (arg kinds, traits)} from the SC (...) lines of common/fm-syscalls.c."""
     table = {}
     text = open(path, encoding="utf-8").read()
-    for m in re.finditer(r'^\s*SC \((\w+), "\w+", (?:"[^"]*"|NULL), ([^)]*)\),', text, re.M):
-        kinds = []
-        for tok in m.group(2).split(","):
+    for m in re.finditer(r'^\s*SC \((\w+), "\w+", ([\w| ]+), ([^)]*)\),', text, re.M):
+        sc = Syscall()
+        sc.traits = set()
+        for tok in m.group(2).split("|"):
             tok = tok.strip()
-            kinds.append(KIND.get(tok, tok.replace("FM_ARG_", "").lower()))
-        table[m.group(1)] = kinds
+            trait = TRAIT.get(tok, tok.replace("FM_TRAIT_", "").lower())
+            if trait:
+                sc.traits.add(trait)
+        sc.kinds = []
+        for tok in m.group(3).split(","):
+            tok = tok.strip()
+            sc.kinds.append(KIND.get(tok, tok.replace("FM_ARG_", "").lower()))
+        table[m.group(1)] = sc
     if len(table) < 40:
         sys.exit(f"oracle-compare: {path}: found only {len(table)} syscalls in the table")
     return table
@@ -158,7 +171,7 @@ def parse_strace(path):
         call.args = split_args(rest[n.end():close])
         call.line = line
         ret = rest[close + 1:].strip()
-        rm = re.match(r"^= (-?\d+|0x[0-9a-f]+|\?)(?:<(.*)>)?(?: (E[A-Z0-9_]+) )?", ret)
+        rm = re.match(r"^= (0x[0-9a-f]+|-?\d+|\?)(?:<(.*)>)?(?: (E[A-Z0-9_]+) )?", ret)
         call.result = None
         call.ret_path = None
         if rm:
@@ -261,25 +274,40 @@ class Expected:
         self.notes = []
 
 
-def expect(call, kinds, cwd):
-    """What filemon should record for @call, whose arguments are of @kinds."""
+# flags shown only when set; and flags or names always shown
+SPARSE_FLAGS = ("at_flags", "access_at_flags", "rename_flags", "xattr_flags", "rwf_flags",
+                "falloc_mode", "sync_range_flags", "splice_flags", "mount_flags", "umount_flags")
+FLAGS = ("access_mode", "statx_mask", "whence", "flock_op", "mmap_prot", "mmap_flags",
+         "inotify_mask", "fcntl_cmd")
+# numbers shown as label=N
+NUMBERS = {"count": "count", "size": "size", "length": "length", "offset": "offset",
+           "iovcnt": "iovcnt", "watch": "wd"}
+
+
+def expect(call, sc, cwd):
+    """What filemon should record for @call, of the table's syscall @sc; None when filemon
+    does not capture it (an anonymous mmap touches no file)."""
     e = Expected()
     args = call.args
     dirfd = ("AT_FDCWD", cwd)
     mode_shown = True
-    for i, kind in enumerate(kinds):
-        tok = args[i] if i < len(args) else ""
+    at = 0          # strace's argument index: it shows preadv's two position halves as one
+    for i, kind in enumerate(sc.kinds):
+        if kind == "offset_high":
+            continue
+        tok = args[at] if at < len(args) else ""
+        at += 1
         if kind == "dirfd":
             dirfd = fd_token(tok)
             if dirfd[0] != "AT_FDCWD":
-                later = [k for k in kinds[i + 1:] if k in ("path", "path2")]
+                later = [k for k in sc.kinds[i + 1:] if k in ("path", "path2")]
                 e.fields.append(("dirfd2" if later and later[0] == "path2" else "dirfd") + "=" + dirfd[0])
         elif kind in ("path", "path2"):
             m = HEX_STRING.match(tok)
             s = unhex(m.group(1)) if m else None
             base = dirfd[1]
             deleted = base is not None and base.endswith(b" (deleted)")
-            if tok == "NULL" and call.name == "utimensat" and base is not None:
+            if tok == "NULL" and "null_path_is_dirfd" in sc.traits and base is not None:
                 value = base           # futimens: the dirfd's own file
             elif s is None:
                 value = b""
@@ -304,16 +332,23 @@ def expect(call, kinds, cwd):
             else:
                 e.path2 = value
             dirfd = ("AT_FDCWD", cwd)
-        elif kind == "fd":
+        elif kind in ("fd", "fd2"):
             num, path = fd_token(tok)
-            e.fields.append("fd=" + num)
+            e.fields.append(("fd=" if kind == "fd" else "fd2=") + num)
+            which = "path" if kind == "fd" else "path2"
             if path is None:
-                e.notes.append("path unknown")
-            else:
+                e.notes.append(which + " unknown")
+            elif kind == "fd":
                 e.path = path
-        elif kind == "symlink_target":
+            else:
+                e.path2 = path
+        elif kind == "other_fd":
+            e.fields.append("fd=" + fd_token(tok)[0])
+        elif kind in ("symlink_target", "mount_source"):
             m = HEX_STRING.match(tok)
             e.path2 = unhex(m.group(1)) if m else b""
+            if tok == "NULL":
+                e.notes.append("path2 NULL")
         elif kind == "open_flags":
             flags = flag_set(tok)
             mode_shown = bool(flags & {"O_CREAT", "O_TMPFILE"})
@@ -321,26 +356,36 @@ def expect(call, kinds, cwd):
         elif kind == "mode":
             if mode_shown:
                 e.fields.append(mode_field(tok))
-        elif kind in ("at_flags", "rename_flags", "xattr_flags"):
+        elif kind in SPARSE_FLAGS:
             # AT_STATX_SYNC_AS_STAT is 0: strace names it, filemon does not
             flags = flag_set(tok) - {"AT_STATX_SYNC_AS_STAT", "0"}
             if flags:
                 e.fields.append(flags)
-        elif kind in ("access_mode", "statx_mask"):
-            e.fields.append(flag_set(tok))
-        elif kind == "xattr_name":
+        elif kind in FLAGS:
+            if kind == "mmap_flags" and "MAP_ANONYMOUS" in tok:
+                return None
+            # an unknown value ("0x7 /* SEEK_??? */") is a number, as filemon shows it
+            tok = re.sub(r"\s*/\*.*?\*/", "", tok)
+            e.fields.append(flag_set(tok) if re.match(r"^[A-Z]", tok) else tok)
+        elif kind in NUMBERS:
+            n = number(tok)
+            e.fields.append("%s=%s" % (NUMBERS[kind], tok if n is None else n))
+        elif kind == "fcntl_arg":
+            # as its command reads it: a struct flock, flags, a number, or nothing
+            if tok.startswith("{"):
+                e.fields.append(tok)
+            elif tok:
+                n = number(tok)
+                e.fields.append(flag_set(tok) if n is None else str(n))
+        elif kind in ("xattr_name", "fstype"):
             m = HEX_STRING.match(tok)
-            if m:
+            if m and (m.group(1) or kind == "xattr_name"):
                 e.fields.append(quote(unhex(m.group(1))))
         elif kind in ("uid", "gid"):
             e.fields.append(kind + "=" + tok)
-        elif kind == "size":
-            e.fields.append(("count=" if call.name in ("read", "write") else "size=") + tok)
-        elif kind == "offset":
-            e.fields.append("length=" + tok)
         elif kind == "dev":
             m = re.match(r"makedev\((0x[0-9a-f]+|\d+), (0x[0-9a-f]+|\d+)\)", tok)
-            if m and ("S_IFCHR" in args[i - 1] or "S_IFBLK" in args[i - 1]):
+            if m and ("S_IFCHR" in args[at - 2] or "S_IFBLK" in args[at - 2]):
                 e.fields.append("dev=%d:%d" % (int(m.group(1), 0), int(m.group(2), 0)))
         elif kind == "argv":
             items = [quote(unhex(x.group(1))) for x in HEX_STRING.finditer(tok)]
@@ -452,17 +497,21 @@ def main():
             if tok.startswith("AT_FDCWD<"):
                 here = fd_token(tok)[1]
                 break
-        if c.name in table:
-            expected[c.tid].append((c, expect(c, table[c.name], here)))
-        if c.result == 0 and c.name == "chdir":
-            m = HEX_STRING.match(c.args[0])
-            if m:
-                s = unhex(m.group(1))
-                here = os.path.normpath(s if s.startswith(b"/") else here + b"/" + s)
-        elif c.result == 0 and c.name == "fchdir":
-            p = fd_token(c.args[0])[1]
-            if p:
-                here = p
+        sc = table.get(c.name)
+        if sc is not None:
+            e = expect(c, sc, here)
+            if e is not None:
+                expected[c.tid].append((c, e))
+        if c.result == 0 and sc is not None and "moves_cwd" in sc.traits:
+            if sc.kinds[0] == "fd":
+                p = fd_token(c.args[0])[1]
+                if p:
+                    here = p
+            else:
+                m = HEX_STRING.match(c.args[0])
+                if m:
+                    s = unhex(m.group(1))
+                    here = os.path.normpath(s if s.startswith(b"/") else here + b"/" + s)
         cwd[c.tid] = here
         if c.name in ("clone", "clone3", "fork", "vfork") and c.result and c.result > 0:
             cwd.setdefault(c.result, here)

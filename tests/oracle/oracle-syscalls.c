@@ -17,9 +17,14 @@
 #include <string.h>
 #include <unistd.h>
 #include <signal.h>
+#include <sched.h>
 #include <sys/eventfd.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/mount.h>
 #include <sys/time.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -37,6 +42,9 @@
 #endif
 #ifndef SYS_openat2
 #define SYS_openat2 437
+#endif
+#ifndef RWF_DSYNC
+#define RWF_DSYNC 0x2
 #endif
 
 /* Names that must come out escaped and unchanged. */
@@ -208,6 +216,147 @@ every_syscall (void)
   syscall (SYS_close, dirfd);
 }
 
+
+/* The calls that move data, sync, lock, map and watch: on a file, on pipes (both ends of
+ * splice and sendfile), on bad fds and with bad arguments. */
+static void
+data_calls (void)
+{
+  char buf[1024];
+  struct iovec iov[2] = { { buf, 8 }, { buf + 8, 8 } };
+  struct flock lock = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 2, .l_len = 10 };
+  struct flock unlock = { .l_type = F_UNLCK, .l_whence = SEEK_CUR, .l_start = 0, .l_len = 0 };
+  struct flock probe = { .l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0 };
+  loff_t off_in = 0, off_out = 4;
+  off_t off = 2;
+  int fd, out, dup, here, sub, p[2], ifd, wd;
+  void *map;
+
+  fd = (int) syscall (SYS_open, "data", O_RDWR | O_CREAT | O_TRUNC, 0644);
+  out = (int) syscall (SYS_openat, AT_FDCWD, "copy", O_RDWR | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0 || out < 0 || pipe (p) != 0)
+    exit (1);
+
+  syscall (SYS_pwrite64, fd, "0123456789abcdef", 16, 0);
+  syscall (SYS_pread64, fd, buf, 8, 4);
+  syscall (SYS_pread64, 998, buf, 8, 0);
+  syscall (SYS_pread64, fd, buf, 8, (off_t) -1);
+  syscall (SYS_writev, fd, iov, 2);
+  syscall (SYS_readv, fd, iov, 2);
+  syscall (SYS_readv, p[1], iov, 1);
+  syscall (SYS_preadv, fd, iov, 2, 0, 0);
+  syscall (SYS_pwritev, fd, iov, 1, 16, 0);
+  syscall (SYS_preadv2, fd, iov, 2, (off_t) -1, 0, 0);
+  syscall (SYS_pwritev2, fd, iov, 1, 0, 0, RWF_DSYNC);
+  syscall (SYS_lseek, fd, 0, SEEK_SET);
+  syscall (SYS_lseek, fd, (off_t) -5, SEEK_END);
+  syscall (SYS_lseek, fd, 0, 7);
+  syscall (SYS_lseek, p[0], 0, SEEK_CUR);
+
+  syscall (SYS_fsync, fd);
+  syscall (SYS_fdatasync, fd);
+  syscall (SYS_fsync, 997);
+  syscall (SYS_sync_file_range, fd, 0, 4096, SYNC_FILE_RANGE_WRITE);
+  syscall (SYS_sync_file_range, fd, 0, 0, 0);
+  syscall (SYS_syncfs, fd);
+  syscall (SYS_fallocate, fd, 0, 0, 8192);
+  syscall (SYS_fallocate, fd, FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE, 0, 4096);
+  syscall (SYS_fallocate, p[1], 0, 0, 10);
+
+  syscall (SYS_flock, fd, LOCK_EX | LOCK_NB);
+  syscall (SYS_flock, fd, LOCK_UN);
+  syscall (SYS_flock, 996, LOCK_SH);
+  syscall (SYS_fcntl, fd, F_GETFL);
+  syscall (SYS_fcntl, fd, F_SETFL, O_APPEND | O_NONBLOCK);
+  syscall (SYS_fcntl, fd, F_SETFD, FD_CLOEXEC);
+  syscall (SYS_fcntl, fd, F_GETFD);
+  dup = (int) syscall (SYS_fcntl, fd, F_DUPFD, 10);
+  syscall (SYS_fcntl, fd, F_DUPFD_CLOEXEC, 20);
+  syscall (SYS_fcntl, fd, F_SETLK, &lock);
+  syscall (SYS_fcntl, fd, F_SETLKW, &unlock);
+  syscall (SYS_fcntl, fd, F_OFD_SETLK, &probe);
+  syscall (SYS_fcntl, fd, F_SETLEASE, F_UNLCK);
+  syscall (SYS_fcntl, 995, F_GETFD);
+  syscall (SYS_close, dup);
+
+  syscall (SYS_copy_file_range, fd, NULL, out, NULL, 16, 0);
+  syscall (SYS_copy_file_range, fd, &off_in, out, &off_out, 4, 0);
+  syscall (SYS_copy_file_range, fd, NULL, p[1], NULL, 4, 0);
+  syscall (SYS_sendfile, out, fd, &off, 8);
+  syscall (SYS_sendfile, p[1], fd, NULL, 4);
+  syscall (SYS_splice, fd, &off_in, p[1], NULL, 4, 0);
+  syscall (SYS_splice, p[0], NULL, out, NULL, 4, SPLICE_F_MOVE);
+  syscall (SYS_splice, 994, NULL, out, NULL, 4, 0);
+
+  map = (void *) syscall (SYS_mmap, NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+  if (map != MAP_FAILED)
+    munmap (map, 4096);
+  map = (void *) syscall (SYS_mmap, NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  if (map != MAP_FAILED)
+    munmap (map, 4096);
+  /* anonymous: no file, not captured */
+  map = (void *) syscall (SYS_mmap, NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (map != MAP_FAILED)
+    munmap (map, 4096);
+  syscall (SYS_mmap, NULL, 4096, PROT_READ, MAP_SHARED, 993, 0);
+  syscall (SYS_mmap, NULL, 4096, PROT_WRITE, MAP_SHARED, p[0], 0);
+
+  syscall (SYS_mkdir, "walk", 0755);
+  sub = (int) syscall (SYS_open, "walk", O_RDONLY | O_DIRECTORY);
+  here = (int) syscall (SYS_open, ".", O_RDONLY | O_DIRECTORY);
+  syscall (SYS_getdents64, here, buf, sizeof buf);
+  syscall (SYS_getdents64, fd, buf, sizeof buf);
+  syscall (SYS_fchdir, sub);
+  syscall (SYS_open, "in-walk", O_WRONLY | O_CREAT, 0600);
+  syscall (SYS_fchdir, here);
+  syscall (SYS_fchdir, fd);
+  syscall (SYS_fchdir, 992);
+
+  ifd = inotify_init1 (IN_CLOEXEC);
+  wd = (int) syscall (SYS_inotify_add_watch, ifd, "data", IN_MODIFY | IN_CLOSE_WRITE);
+  syscall (SYS_inotify_add_watch, ifd, "missing", IN_ALL_EVENTS);
+  syscall (SYS_inotify_add_watch, ifd, "walk", IN_CREATE | IN_DELETE | IN_ONLYDIR);
+  syscall (SYS_inotify_rm_watch, ifd, wd);
+  syscall (SYS_inotify_rm_watch, ifd, 12345);
+
+  syscall (SYS_close, ifd);
+  syscall (SYS_close, sub);
+  syscall (SYS_close, here);
+  syscall (SYS_close, p[0]);
+  syscall (SYS_close, p[1]);
+  syscall (SYS_close, out);
+  syscall (SYS_close, fd);
+}
+
+/* mount and umount2, in a child with a mount namespace of its own: nothing reaches the
+ * machine's mounts. */
+static void
+mount_calls (void)
+{
+  pid_t child = fork ();
+
+  if (child == 0)
+    {
+      if (unshare (CLONE_NEWNS) != 0)
+        _exit (1);
+      syscall (SYS_mount, "none", "/", NULL, MS_REC | MS_PRIVATE, NULL);
+      syscall (SYS_mkdir, "mnt", 0755);
+      syscall (SYS_mkdir, "mnt2", 0755);
+      syscall (SYS_mount, "tmpfs", "mnt", "tmpfs", MS_NOSUID | MS_NODEV, "size=1m");
+      syscall (SYS_mount, "mnt", "mnt2", NULL, MS_BIND, NULL);
+      syscall (SYS_mount, NULL, "mnt", NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL);
+      syscall (SYS_mount, "tmpfs", "no-such-dir", "tmpfs", 0, NULL);
+      syscall (SYS_umount2, "mnt2", MNT_DETACH);
+      syscall (SYS_umount2, "mnt", 0);
+      syscall (SYS_umount2, "walk", 0);
+      syscall (SYS_rmdir, "mnt");
+      syscall (SYS_rmdir, "mnt2");
+      _exit (0);
+    }
+  if (child > 0)
+    waitpid (child, NULL, 0);
+}
+
 static void
 on_alarm (int sig)
 {
@@ -304,6 +453,8 @@ main (int argc, char **argv)
   every_syscall ();
   if (chdir (argv[1]) != 0)
     return 1;
+  data_calls ();
+  mount_calls ();
 
   for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++)
     on_path (hostile[i]);

@@ -21,6 +21,9 @@ STRACE = f"""100 execve("{hx('/bin/prog')}", ["{hx('prog')}", "{hx('a b')}"], 0x
 100 clone(child_stack=NULL, flags=SIGCHLD) = 101
 101 newfstatat(AT_FDCWD<{hx('/w')}>, "{hx('missing')}", 0x7ffc, 0) = -1 ENOENT (No such file or directory)
 100 mkdir("{hx('d/')}", 0755) = 0
+100 mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000
+100 sendfile(4<{hx('/w/out')}>, 3<{hx('/w/rel')}>, [0] => [2], 2) = 2
+100 mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, 3<{hx('/w/rel')}>, 0x1000) = 0x7f0000001000
 """
 
 
@@ -37,6 +40,10 @@ GOOD = [
     event(100, "read", 2, "/w/rel", "fd=3, count=64"),
     event(101, "newfstatat", -2, "/w/missing", ""),
     event(100, "mkdir", 0, "/w/d/", "0755"),
+    # an anonymous mmap is neither captured nor expected; a file's is, its result in hex
+    event(100, "sendfile", 2, "/w/rel", "fd2=4, fd=3, count=2", path2="/w/out"),
+    event(100, "mmap", 0x7f0000001000, "/w/rel",
+          "length=4096, PROT_READ, MAP_PRIVATE, fd=3, offset=4096"),
 ]
 
 
@@ -69,12 +76,15 @@ def check(what, got, want, out):
 
 rc, out = run(GOOD)
 check("exact capture passes", rc, 0, out)
-check("exact capture counts 5 calls", "5 compared, 0 differ" in out, True, out)
+check("exact capture counts 7 calls", "7 compared, 0 differ" in out, True, out)
 
 for what, index, key, value in [("result", 4, "result", -13), ("path", 2, "path", "/w/other"),
                                 ("detail", 2, "detail", "O_RDONLY"),
                                 ("trailing slash", 5, "path", "/w/d"),
-                                ("argv", 1, "detail", "prog a b")]:
+                                ("argv", 1, "detail", "prog a b"),
+                                ("path2 of a second fd", 6, "path2", "/w/rel"),
+                                ("mmap offset", 7, "detail",
+                                 "length=4096, PROT_READ, MAP_PRIVATE, fd=3, offset=0")]:
     bad = [dict(e) for e in GOOD]
     bad[index][key] = value
     rc, out = run(bad)

@@ -125,6 +125,20 @@ test_text_two_paths_and_success (void)
   fm_event_set_strings (&e, "ln", "/d/link", "", "");
   fm_format_event (FM_FORMAT_TEXT, &e, out);
   g_assert_true (g_str_has_suffix (out->str, " symlink(\"/d/link\") = 0\n"));
+
+  /* mount (source, target) and sendfile (out_fd, in_fd) likewise: path is the mount point
+   * and the file read, path2 the source and the file written */
+  g_string_truncate (out, 0);
+  e.syscall_nr = nr_of ("mount");
+  fm_event_set_strings (&e, "mount", "/mnt", "tmpfs", "\"tmpfs\", MS_NOSUID");
+  fm_format_event (FM_FORMAT_TEXT, &e, out);
+  g_assert_true (g_str_has_suffix (out->str, " mount(\"tmpfs\", \"/mnt\", \"tmpfs\", MS_NOSUID) = 0\n"));
+  g_string_truncate (out, 0);
+  e.syscall_nr = nr_of ("sendfile");
+  e.result = 8;
+  fm_event_set_strings (&e, "cp", "/in", "/out", "fd2=5, fd=3, count=8");
+  fm_format_event (FM_FORMAT_TEXT, &e, out);
+  g_assert_true (g_str_has_suffix (out->str, " sendfile(\"/out\", \"/in\", fd2=5, fd=3, count=8) = 8\n"));
 }
 
 /* One line, only printable characters, valid UTF-8: nothing reaches a terminal raw. */

@@ -279,8 +279,8 @@ fmd_bpf_engine_get_ringbuf_bytes (FmdBpfEngine *self)
 
 /* --- configure -------------------------------------------------------------------------- */
 
-/* The table's argument kinds, as the program wants them: which argument index holds the
- * path, its dirfd, path2, the xattr name, argv, the open_how. */
+/* The table's argument kinds and traits, as the program wants them: which argument index
+ * holds the path, its dirfd, path2, the short string, argv, the struct copied at exit. */
 static void
 describe_syscall (const FmSyscall        *sc,
                   struct fmd_bpf_syscall *out)
@@ -290,10 +290,37 @@ describe_syscall (const FmSyscall        *sc,
   memset (out, 0, sizeof *out);
   out->path_arg = out->path_dirfd = FMD_BPF_NO_ARG;
   out->path2_arg = out->path2_dirfd = FMD_BPF_NO_ARG;
-  out->str_arg = out->argv_arg = out->how_arg = FMD_BPF_NO_ARG;
+  out->str_arg = out->argv_arg = out->struct_arg = out->skip_arg = FMD_BPF_NO_ARG;
+  out->exit_nr = fm_syscall_exit_nr (sc);
+  if (sc->traits & FM_TRAIT_MOVES_CWD)
+    out->traits |= FMD_BPF_T_MOVES_CWD;
+  if (sc->traits & FM_TRAIT_EXEC)
+    out->traits |= FMD_BPF_T_EXEC;
 
   for (guint8 i = 0; i < sc->n_args && i < FM_SYSCALL_MAX_ARGS; i++)
     {
+      guint64 skip = fm_arg_kind_skip_bits (sc->args[i]);
+
+      if (skip != 0)
+        {
+          out->skip_arg = i;
+          out->skip_bits = (__u32) skip;
+        }
+      switch (fm_arg_kind_text (sc->args[i]))
+        {
+        case FM_ARG_TEXT_STRING:
+          out->str_arg = i;
+          break;
+        case FM_ARG_TEXT_ARGV:
+          out->argv_arg = i;
+          break;
+        case FM_ARG_TEXT_STRUCT:
+          out->struct_arg = i;
+          break;
+        case FM_ARG_TEXT_NONE:
+        default:
+          break;
+        }
       switch (sc->args[i])
         {
         case FM_ARG_PATH:
@@ -309,6 +336,7 @@ describe_syscall (const FmSyscall        *sc,
           dirfd = FMD_BPF_NO_ARG;
           break;
         case FM_ARG_SYMLINK_TARGET:
+        case FM_ARG_MOUNT_SOURCE:
           out->path2_src = FMD_BPF_SRC_VERBATIM;
           out->path2_arg = i;
           break;
@@ -319,17 +347,12 @@ describe_syscall (const FmSyscall        *sc,
               out->path_arg = i;
             }
           break;
+        case FM_ARG_FD2:
+          out->path2_src = FMD_BPF_SRC_FD;
+          out->path2_arg = i;
+          break;
         case FM_ARG_DIRFD:
           dirfd = i;
-          break;
-        case FM_ARG_XATTR_NAME:
-          out->str_arg = i;
-          break;
-        case FM_ARG_ARGV:
-          out->argv_arg = i;
-          break;
-        case FM_ARG_OPEN_HOW:
-          out->how_arg = i;
           break;
         default:
           break;
@@ -410,6 +433,7 @@ fmd_bpf_engine_configure (FmdBpfEngine      *self,
   struct fmd_bpf_settings *settings = &self->skel->data_hot->settings;
   struct fmd_bpf_syscall *table = self->skel->bss->fmd_syscalls;
   __u64 *traced = self->skel->data_hot->traced;
+  __u64 *exit_traced = self->skel->data_hot->exit_traced;
   guint n_comms = g_strv_length (options->comms);
   guint n_all = 0;
   const FmSyscall *all = fm_syscalls_all (&n_all);
@@ -423,15 +447,17 @@ fmd_bpf_engine_configure (FmdBpfEngine      *self,
 
   memset (table, 0, sizeof (struct fmd_bpf_syscall) * FMD_BPF_MAX_NR);
   for (guint i = 0; i < n_all; i++)
-    if (all[i].nr < FMD_BPF_MAX_NR)
-      describe_syscall (&all[i], &table[all[i].nr]);
+    describe_syscall (&all[i], &table[all[i].nr]);
   memset (traced, 0, FMD_BPF_MAX_NR / 8);
+  memset (exit_traced, 0, FMD_BPF_MAX_NR / 8);
   for (guint i = 0; i < options->syscalls->len; i++)
     {
       const FmSyscall *sc = g_ptr_array_index (options->syscalls, i);
+      guint exit_nr = fm_syscall_exit_nr (sc);
 
-      if (sc->nr < FMD_BPF_MAX_NR)
-        traced[FMD_BPF_WORD (sc->nr, FMD_BPF_MAX_NR)] |= FMD_BPF_BIT (sc->nr);
+      traced[FMD_BPF_WORD (sc->nr, FMD_BPF_MAX_NR)] |= FMD_BPF_BIT (sc->nr);
+      exit_traced[FMD_BPF_WORD (sc->nr, FMD_BPF_MAX_NR)] |= FMD_BPF_BIT (sc->nr);
+      exit_traced[FMD_BPF_WORD (exit_nr, FMD_BPF_MAX_NR)] |= FMD_BPF_BIT (exit_nr);
     }
 
   if (!fill_u32_map (self->skel->maps.pids, options->pids, FMD_BPF_MAX_PIDS / 2, "pids", error)

@@ -31,7 +31,7 @@ struct _FmdBpfDecoder {
   GString *argv;
   GString *notes;
   char comm[FM_COMM_MAX];
-  char how[64];              /* openat2's struct open_how as text, for the decoder */
+  char words[64];            /* a struct's first words as text, for the decoder */
 };
 
 FmdBpfDecoder *
@@ -236,16 +236,6 @@ finish_path (GString     *out,
 #define PATH_FLAGS (0xffu | FMD_BPF_F_PATH_CUT)
 #define AT_EMPTY_PATH_FLAG 0x1000
 
-static int
-arg_index (const FmSyscall *sc,
-           FmArgKind        kind)
-{
-  for (int i = 0; i < sc->n_args && i < FM_SYSCALL_MAX_ARGS; i++)
-    if (sc->args[i] == kind)
-      return i;
-  return -1;
-}
-
 gboolean
 fmd_bpf_decoder_decode (FmdBpfDecoder  *self,
                         const void     *data,
@@ -305,15 +295,16 @@ fmd_bpf_decoder_decode (FmdBpfDecoder  *self,
   self->comm[FM_COMM_MAX - 1] = '\0';
 
   {
-    int at = sc != NULL ? arg_index (sc, FM_ARG_AT_FLAGS) : -1;
+    int at = sc != NULL ? fm_syscall_arg_index (sc, FM_ARG_AT_FLAGS) : -1;
     gboolean empty_is_base = at >= 0 && (rec->args[at] & AT_EMPTY_PATH_FLAG) != 0;
-    gboolean null_is_fd = rec->nr == __NR_utimensat;
+    gboolean null_is_fd = sc != NULL && (sc->traits & FM_TRAIT_NULL_PATH_IS_DIRFD) != 0;
+    gboolean verbatim2 = sc != NULL && (fm_syscall_arg_index (sc, FM_ARG_SYMLINK_TARGET) >= 0
+                                        || fm_syscall_arg_index (sc, FM_ARG_MOUNT_SOURCE) >= 0);
 
     finish_path (self->path, path, rec->path_len, rec->flags & PATH_FLAGS, rec->magic,
                  rec->ino, FALSE, empty_is_base, null_is_fd, "path", notes);
-    finish_path (self->path2, path2, rec->path2_len, (rec->flags >> 8) & PATH_FLAGS, 0, 0,
-                 sc != NULL && arg_index (sc, FM_ARG_SYMLINK_TARGET) >= 0, FALSE, FALSE,
-                 "path2", notes);
+    finish_path (self->path2, path2, rec->path2_len, (rec->flags >> 8) & PATH_FLAGS,
+                 rec->magic2, rec->ino2, verbatim2, FALSE, FALSE, "path2", notes);
   }
 
   if ((rec->flags & FMD_BPF_F_CHROOT) && (self->path->len > 0 || self->path2->len > 0))
@@ -328,30 +319,37 @@ fmd_bpf_decoder_decode (FmdBpfDecoder  *self,
     {
       guint64 args[FM_SYSCALL_MAX_ARGS];
       const char *arg_strings[FM_SYSCALL_MAX_ARGS] = { NULL };
-      int i;
 
       memcpy (args, rec->args, sizeof args);
-      if ((i = arg_index (sc, FM_ARG_XATTR_NAME)) >= 0)
-        arg_strings[i] = str;
-      if ((i = arg_index (sc, FM_ARG_ARGV)) >= 0)
-        {
-          /* each argument ended by a NUL in the record; the detail wants an empty one
-           * after the last */
-          g_string_truncate (self->argv, 0);
-          g_string_append_len (self->argv, argv, rec->argv_len);
-          if (rec->argv_len > 0 && argv[rec->argv_len - 1] != '\0')
+      for (guint i = 0; i < sc->n_args && i < FM_SYSCALL_MAX_ARGS; i++)
+        switch (fm_arg_kind_text (sc->args[i]))
+          {
+          case FM_ARG_TEXT_STRING:
+            arg_strings[i] = str;
+            break;
+          case FM_ARG_TEXT_ARGV:
+            /* each argument ended by a NUL in the record; the detail wants an empty one
+             * after the last */
+            g_string_truncate (self->argv, 0);
+            g_string_append_len (self->argv, argv, rec->argv_len);
+            if (rec->argv_len > 0 && argv[rec->argv_len - 1] != '\0')
+              g_string_append_c (self->argv, '\0');
             g_string_append_c (self->argv, '\0');
-          g_string_append_c (self->argv, '\0');
-          arg_strings[i] = self->argv->str;
-        }
-      if ((i = arg_index (sc, FM_ARG_OPEN_HOW)) >= 0 && (rec->flags & FMD_BPF_F_HOW))
-        {
-          /* the decoder takes struct open_how as "FLAGS MODE RESOLVE" (fm-syscalls.h) */
-          g_snprintf (self->how, sizeof self->how, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
-                      " %" G_GUINT64_FORMAT, (guint64) rec->how[0], (guint64) rec->how[1],
-                      (guint64) rec->how[2]);
-          arg_strings[i] = self->how;
-        }
+            arg_strings[i] = self->argv->str;
+            break;
+          case FM_ARG_TEXT_STRUCT:
+            if ((rec->flags & FMD_BPF_F_STRUCT) == 0)
+              break;
+            /* the decoder takes a struct as its words: "W0 W1 W2" (fm-syscalls.h) */
+            g_snprintf (self->words, sizeof self->words, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+                        " %" G_GUINT64_FORMAT, (guint64) rec->words[0], (guint64) rec->words[1],
+                        (guint64) rec->words[2]);
+            arg_strings[i] = self->words;
+            break;
+          case FM_ARG_TEXT_NONE:
+          default:
+            break;
+          }
       fm_syscall_format_detail (sc, args, arg_strings, self->detail);
     }
   if (notes->len > 0)

@@ -191,6 +191,14 @@ decode_quoted (const char *s, gsize len, GString *out)
 }
 
 /* @base + "/" + @name for a relative name; @name alone when absolute or without base. */
+/* An fd's path: the base the script sent for it, alone. */
+static void
+resolve_fd (GString *out, const GString *base)
+{
+  g_string_truncate (out, 0);
+  g_string_append_len (out, base->str, MIN (base->len, FM_PATH_MAX));
+}
+
 static void
 resolve (GString *out, const GString *base, const GString *name)
 {
@@ -223,7 +231,7 @@ fmd_stap_parser_parse_line (FmdStapParser   *p,
   guint64 args[FM_SYSCALL_MAX_ARGS];
   const char *strings[FM_SYSCALL_MAX_ARGS] = { NULL };
   gsize pos, n = 0;
-  gboolean has_fd = FALSE, empty_path_flag = FALSE;
+  gboolean has_fd = FALSE, has_fd2 = FALSE, empty_path_flag = FALSE;
 
   g_return_val_if_fail (p != NULL && line != NULL && kind != NULL && event != NULL, FALSE);
 
@@ -272,7 +280,7 @@ fmd_stap_parser_parse_line (FmdStapParser   *p,
       if (!parse_int (field[i], flen[i], &num[i]))
         return parse_error (error, i + 1, "not a number");
     }
-  if (num[COL_NR] < 0 || num[COL_NR] > G_MAXUINT16 ||
+  if (num[COL_NR] < 0 || num[COL_NR] >= FM_SYSCALL_NR_LIMIT ||
       (sc = fm_syscall_by_nr ((guint) num[COL_NR])) == NULL)
     return parse_error (error, COL_NR + 1, "not a traced syscall");
   if (num[COL_TIME] < 0 || num[COL_DURATION] < 0)
@@ -297,11 +305,12 @@ fmd_stap_parser_parse_line (FmdStapParser   *p,
   g_string_append_c (p->text, '\0');
   for (guint i = 0; i < sc->n_args; i++)
     {
-      if (sc->args[i] == FM_ARG_XATTR_NAME || sc->args[i] == FM_ARG_ARGV ||
-          sc->args[i] == FM_ARG_OPEN_HOW)
+      if (fm_arg_kind_text (sc->args[i]) != FM_ARG_TEXT_NONE)
         strings[i] = p->text->str;
       if (sc->args[i] == FM_ARG_FD)
         has_fd = TRUE;
+      if (sc->args[i] == FM_ARG_FD2)
+        has_fd2 = TRUE;
       if (sc->args[i] == FM_ARG_AT_FLAGS && (args[i] & 0x1000 /* AT_EMPTY_PATH */) != 0)
         empty_path_flag = TRUE;
     }
@@ -310,13 +319,15 @@ fmd_stap_parser_parse_line (FmdStapParser   *p,
   if (has_fd || (empty_path_flag && p->path->len == 0))
     {
       /* AT_EMPTY_PATH (glibc's fstat): the call works on the dirfd, whose path is the base */
-      g_string_truncate (p->full_path, 0);
-      g_string_append_len (p->full_path, p->base->str, MIN (p->base->len, FM_PATH_MAX));
+      resolve_fd (p->full_path, p->base);
     }
   else
     resolve (p->full_path, p->base, p->path);
   /* a symlink's target has no base (the script sends none): it stays as given */
-  resolve (p->full_path2, p->base2, p->path2);
+  if (has_fd2)
+    resolve_fd (p->full_path2, p->base2);
+  else
+    resolve (p->full_path2, p->base2, p->path2);
 
   g_string_truncate (p->detail, 0);
   fm_syscall_format_detail (sc, args, strings, p->detail);

@@ -55,14 +55,10 @@ emit_filters (GString *s, const FmdOptions *options)
     g_string_append (s, "  if (!(execname() in fm_comms)) return 0\n");
 }
 
-/* The calls whose strings must be read at entry (see the file comment). */
 static gboolean
 reads_at_entry (const FmSyscall *sc)
 {
-  for (guint i = 0; i < sc->n_args; i++)
-    if (sc->args[i] == FM_ARG_ARGV)
-      return TRUE;
-  return g_str_equal (sc->name, "close") || g_str_equal (sc->name, "chdir");
+  return (sc->traits & FM_TRAIT_READ_AT_ENTRY) != 0;
 }
 
 static gboolean
@@ -72,12 +68,36 @@ has_strings (const FmSyscall *sc)
     switch (sc->args[i])
       {
       case FM_ARG_PATH: case FM_ARG_PATH2: case FM_ARG_SYMLINK_TARGET: case FM_ARG_FD:
-      case FM_ARG_XATTR_NAME: case FM_ARG_ARGV: case FM_ARG_OPEN_HOW:
+      case FM_ARG_FD2: case FM_ARG_MOUNT_SOURCE:
         return TRUE;
       default:
+        if (fm_arg_kind_text (sc->args[i]) != FM_ARG_TEXT_NONE)
+          return TRUE;
         break;
       }
   return FALSE;
+}
+
+/* The statement that sets sx from argument a@i of @kind, if it carries text. */
+static void
+emit_text_read (GString *s, FmArgKind kind, guint i)
+{
+  switch (fm_arg_kind_text (kind))
+    {
+    case FM_ARG_TEXT_STRING:
+      g_string_append_printf (s, "      try { sx = fm_q(user_string(a%u), %d) } catch { }\n",
+                              i, FMD_STAP_CAP_TEXT);
+      break;
+    case FM_ARG_TEXT_ARGV:
+      g_string_append_printf (s, "      sx = fm_argv(a%u)\n", i);
+      break;
+    case FM_ARG_TEXT_STRUCT:
+      g_string_append_printf (s, "      sx = fm_struct3(a%u)\n", i);
+      break;
+    case FM_ARG_TEXT_NONE:
+    default:
+      break;
+    }
 }
 
 /* Statements that set sp, sp2, sx, sb, sb2 from the arguments a0..a5 of @sc. */
@@ -112,7 +132,8 @@ emit_reads (GString *s, const FmSyscall *sc)
             break;
           }
         case FM_ARG_SYMLINK_TARGET:
-          /* the target text, never resolved: it goes to path2 as given */
+        case FM_ARG_MOUNT_SOURCE:
+          /* text never resolved (a symlink's target, a mount's source): path2 as given */
           g_string_append_printf (s, "      try { sp2 = fm_q(user_string(a%u), %d) } catch { }\n",
                                   i, FMD_STAP_CAP_PATH);
           break;
@@ -122,17 +143,11 @@ emit_reads (GString *s, const FmSyscall *sc)
         case FM_ARG_FD:
           g_string_append_printf (s, "      sb = fm_fd_path(task, a%u)\n", i);
           break;
-        case FM_ARG_XATTR_NAME:
-          g_string_append_printf (s, "      try { sx = fm_q(user_string(a%u), %d) } catch { }\n",
-                                  i, FMD_STAP_CAP_TEXT);
-          break;
-        case FM_ARG_ARGV:
-          g_string_append_printf (s, "      sx = fm_argv(a%u)\n", i);
-          break;
-        case FM_ARG_OPEN_HOW:
-          g_string_append_printf (s, "      sx = fm_open_how(a%u)\n", i);
+        case FM_ARG_FD2:
+          g_string_append_printf (s, "      sb2 = fm_fd_path(task, a%u)\n", i);
           break;
         default:
+          emit_text_read (s, sc->args[i], i);
           break;
         }
     }
@@ -219,9 +234,10 @@ static const char functions[] =
   "  } catch { }\n"
   "  return fm_q(out, %d)\n"
   "}\n"
-  "function fm_open_how:string (how:long) {\n"
+  "# the first three words of a struct (open_how, struct flock), for the detail decoder\n"
+  "function fm_struct3:string (p:long) {\n"
   "  try {\n"
-  "    return sprintf(\"\\\"%%d %%d %%d\\\"\", user_uint64(how), user_uint64(how + 8), user_uint64(how + 16))\n"
+  "    return sprintf(\"\\\"%%d %%d %%d\\\"\", user_uint64(p), user_uint64(p + 8), user_uint64(p + 16))\n"
   "  } catch { return \"-\" }\n"
   "}\n"
   "function fm_forget (t:long) {\n"
@@ -232,6 +248,25 @@ static const char functions[] =
 /* The x86_64 struct pt_regs offsets of the six syscall argument registers (di, si, dx,
  * r10, r8, r9): the layout the entry code pushes, the same in every kernel. */
 static const guint arg_offsets[FM_SYSCALL_MAX_ARGS] = { 112, 104, 96, 56, 72, 64 };
+
+/* The calls that touch no file (an anonymous mmap) end at entry: no record. */
+static void
+emit_skips (GString *s, const FmdOptions *options)
+{
+  for (guint i = 0; i < options->syscalls->len; i++)
+    {
+      const FmSyscall *sc = g_ptr_array_index (options->syscalls, i);
+
+      for (guint j = 0; j < sc->n_args; j++)
+        {
+          guint64 bits = fm_arg_kind_skip_bits (sc->args[j]);
+
+          if (bits != 0)
+            g_string_append_printf (s, "  if (nr == %u && (a%u & 0x%" G_GINT64_MODIFIER "x)) return 0\n",
+                                    sc->nr, j, bits);
+        }
+    }
+}
 
 /* fm_enter(nr, regs): the entry of every traced call; filters, then keeps what the
  * return needs. Its value means nothing: SystemTap has no "return" without one, and
@@ -253,6 +288,7 @@ emit_enter (GString *s, const FmdOptions *options, const char *entry_cond)
   g_string_append (s, "  t = tid()\n");
   for (guint i = 0; i < FM_SYSCALL_MAX_ARGS; i++)
     g_string_append_printf (s, "  a%u = kernel_long(regs + %u)\n", i, arg_offsets[i]);
+  emit_skips (s, options);
   if (entry_cond != NULL)
     {
       g_string_append_printf (s, "  if (%s) {\n", entry_cond);
@@ -384,7 +420,7 @@ fmd_stap_script_generate (const FmdOptions *options)
         "probe kprobe.function(\"" FMD_STAP_SYSCALL_PREFIX "%s\") ? { fm_enter(%u, pointer_arg(1)) }\n"
         "probe kprobe.function(\"" FMD_STAP_SYSCALL_PREFIX "%s\").return.maxactive(%d) ? "
         "{ fm_exit(%u, returnval()) }\n",
-        sc->tracepoint, sc->nr, sc->tracepoint, FMD_STAP_MAXACTIVE, sc->nr);
+        sc->kernel_name, sc->nr, sc->kernel_name, FMD_STAP_MAXACTIVE, sc->nr);
     }
   return g_string_free (s, FALSE);
 }

@@ -21,8 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -206,6 +210,63 @@ files (int dirfd, uid_t uid, gid_t gid)
   CALL (rmdir, in_dir ("empty"), NULL, "empty");
 }
 
+/* The calls that move data, sync, lock, map, list and watch, on files of DIR; the pipe end
+ * of splice is not checked (its pipe:[N] is not known here). */
+static void
+data_calls (int dirfd)
+{
+  char buf[1024];
+  struct iovec iov = { buf, 8 };
+  struct flock lock = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+  long fd, out, sub, ifd, wd, map;
+  int p[2];
+
+  CALL_FD (fd, openat, in_dir ("sub/d"), dirfd, "sub/d", O_RDWR | O_CREAT | O_TRUNC, 0644);
+  CALL_FD (out, openat, in_dir ("sub/e"), dirfd, "sub/e", O_RDWR | O_CREAT | O_TRUNC, 0644);
+  CALL (pwrite64, in_dir ("sub/d"), NULL, fd, "0123456789abcdef", 16, 0);
+  CALL (pread64, in_dir ("sub/d"), NULL, fd, buf, 8, 4);
+  CALL (writev, in_dir ("sub/d"), NULL, fd, &iov, 1);
+  CALL (readv, in_dir ("sub/d"), NULL, fd, &iov, 1);
+  CALL (pwritev, in_dir ("sub/d"), NULL, fd, &iov, 1, 0, 0);
+  CALL (preadv, in_dir ("sub/d"), NULL, fd, &iov, 1, 0, 0);
+  CALL (pwritev2, in_dir ("sub/d"), NULL, fd, &iov, 1, 0, 0, 0);
+  CALL (preadv2, in_dir ("sub/d"), NULL, fd, &iov, 1, 0, 0, 0);
+  CALL (lseek, in_dir ("sub/d"), NULL, fd, 0, SEEK_SET);
+  CALL (fsync, in_dir ("sub/d"), NULL, fd);
+  CALL (fdatasync, in_dir ("sub/d"), NULL, fd);
+  CALL (sync_file_range, in_dir ("sub/d"), NULL, fd, 0, 0, 0);
+  CALL (syncfs, in_dir ("sub/d"), NULL, fd);
+  CALL (fallocate, in_dir ("sub/d"), NULL, fd, 0, 0, 4096);
+  CALL (flock, in_dir ("sub/d"), NULL, fd, LOCK_EX);
+  CALL (flock, in_dir ("sub/d"), NULL, fd, LOCK_UN);
+  CALL (fcntl, in_dir ("sub/d"), NULL, fd, F_SETLK, &lock);
+  CALL (copy_file_range, in_dir ("sub/d"), in_dir ("sub/e"), fd, NULL, out, NULL, 4, 0);
+  CALL (sendfile, in_dir ("sub/d"), in_dir ("sub/e"), out, fd, NULL, 4);
+  if (pipe (p) != 0)
+    die ("pipe");
+  CALL (splice, in_dir ("sub/d"), NULL, fd, NULL, p[1], NULL, 4, 0);
+  CALL_FD (map, mmap, in_dir ("sub/d"), NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+  munmap ((void *) map, 4096);
+  CALL (getdents64, dir, NULL, dirfd, buf, sizeof buf);
+  CALL_FD (sub, openat, in_dir ("sub"), dirfd, "sub", O_RDONLY | O_DIRECTORY);
+  CALL (fchdir, in_dir ("sub"), NULL, sub);
+  CALL (fchdir, dir, NULL, dirfd);
+  ifd = inotify_init1 (IN_CLOEXEC);
+  if (ifd < 0)
+    die ("inotify_init1");
+  CALL_FD (wd, inotify_add_watch, in_dir ("sub/d"), ifd, "sub/d", IN_MODIFY);
+  CALL (inotify_rm_watch, "anon_inode:inotify", NULL, ifd, wd);
+  CALL (mkdir, in_dir ("sub/m"), NULL, "sub/m", 0755);
+  CALL (mount, in_dir ("sub/m"), "tmpfs", "tmpfs", "sub/m", "tmpfs", 0, NULL);
+  CALL (umount2, in_dir ("sub/m"), NULL, "sub/m", 0);
+  close (p[0]);
+  close (p[1]);
+  close (ifd);
+  CALL (close, in_dir ("sub"), NULL, sub);
+  CALL (close, in_dir ("sub/e"), NULL, out);
+  CALL (close, in_dir ("sub/d"), NULL, fd);
+}
+
 /* A child of the fork that renames itself: its events must carry its own pid, the
  * workload's pid as ppid, and the new comm. */
 static void
@@ -296,6 +357,7 @@ main (int argc, char **argv)
   CALL (chdir, dir, NULL, dir);
   CALL_FD (dirfd, open, dir, dir, O_RDONLY | O_DIRECTORY);
   files (dirfd, getuid (), getgid ());
+  data_calls (dirfd);
 
   pid = fork ();
   if (pid < 0)

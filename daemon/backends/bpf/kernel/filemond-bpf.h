@@ -7,8 +7,10 @@
 
 #include <linux/types.h>
 
-/* Syscall numbers below this are described in fmd_syscalls[] (x86_64 tops out near 470). */
-#define FMD_BPF_MAX_NR 512
+#include "fm-syscall-nr.h"
+
+/* Syscall numbers below this are described in fmd_syscalls[]. */
+#define FMD_BPF_MAX_NR FM_SYSCALL_NR_LIMIT
 
 #define FMD_BPF_PATH_MAX 4096     /* a path, its NUL included (PATH_MAX) */
 #define FMD_BPF_STR_MAX 256       /* an xattr name (XATTR_NAME_MAX + 1) */
@@ -26,6 +28,10 @@ enum {
   FMD_BPF_SRC_FD,          /* the path an open fd refers to */
 };
 
+/* Traits of a syscall (the table's FmSyscallTraits the program acts on). */
+#define FMD_BPF_T_MOVES_CWD (1u << 0)   /* a success moves the cwd the path was relative to */
+#define FMD_BPF_T_EXEC      (1u << 1)   /* a success replaces the program and its memory */
+
 /* One syscall as the program sees it; argument indexes are 0..5 or FMD_BPF_NO_ARG. */
 struct fmd_bpf_syscall {
   __u8 path_src;           /* FMD_BPF_SRC_* of the event's path */
@@ -34,10 +40,15 @@ struct fmd_bpf_syscall {
   __u8 path2_src;
   __u8 path2_arg;
   __u8 path2_dirfd;
-  __u8 str_arg;            /* a short string for the detail (xattr name) */
+  __u8 str_arg;            /* a short string for the detail (xattr name, fstype) */
   __u8 argv_arg;           /* execve's argv, read at entry */
-  __u8 how_arg;            /* struct open_how *, copied at exit */
-  __u8 pad[7];
+  __u8 struct_arg;         /* a struct's first 24 bytes, copied at exit (open_how, flock) */
+  __u8 traits;             /* FMD_BPF_T_* */
+  __u8 skip_arg;           /* a call whose argument skip_arg has a bit of skip_bits set */
+  __u8 pad;
+  __u32 skip_bits;         /* ... touches no file and is not captured (anonymous mmap) */
+  __u16 exit_nr;           /* the number a successful call exits under (execveat: execve's) */
+  __u16 pad2;
 };
 
 /* Capture settings, in the program's .data.hot: the daemon writes them through the mmapped
@@ -67,7 +78,7 @@ struct fmd_bpf_settings {
 #define FMD_BPF_F_PATH2_UNREACHABLE (1u << 9)
 #define FMD_BPF_F_PATH2_UNKNOWN    (1u << 11)
 #define FMD_BPF_F_PATH2_RELATIVE   (1u << 12)
-#define FMD_BPF_F_HOW              (1u << 16) /* how[] holds the struct open_how */
+#define FMD_BPF_F_STRUCT           (1u << 16) /* words[] holds the struct of struct_arg */
 #define FMD_BPF_F_CHROOT           (1u << 17) /* the task's root is a chroot: paths start there */
 /* The string was cut at PATH_MAX - 1 bytes (its end is missing; TRUNCATED says a walk
  * lost the start). Outside the low byte, so path2's is this shifted by 8 as well. */
@@ -81,9 +92,11 @@ struct fmd_bpf_record {
   __u64 duration_ns;
   __s64 result;
   __u64 args[6];
-  __u64 how[3];            /* open_how: flags, mode, resolve */
+  __u64 words[3];          /* the first words of struct_arg's struct */
   __u64 ino;               /* the fd path's inode, for pipe:[ino] and socket:[ino] */
+  __u64 ino2;              /* path2's, when it is an fd's */
   __u32 magic;             /* its super block's s_magic when unreachable, else 0 */
+  __u32 magic2;
   __u32 flags;             /* FMD_BPF_F_* */
   __u32 pid;               /* tgid */
   __u32 tid;
@@ -123,11 +136,12 @@ enum {
 #define FMD_BPF_HINT_BITS 8192
 #define FMD_BPF_MAX_UIDS 1024
 /* What every syscall of the machine reads before it is known to be captured: settings,
- * the traced syscalls' bits and the two hint arrays, the program's .data.hot (a map of
+ * the traced syscalls' bits (at entry, and at exit where execveat exits as execve) and
+ * the two hint arrays, the program's .data.hot (a map of
  * its own, so page-aligned). One page: on guests that walk the page tables again after
  * every kernel entry, two more pages read by an empty program's exit cost it ~14 ns
  * (bpf_stats), and the table and the hints used to be three pages apart. */
 #define FMD_BPF_HOT_BYTES \
-  (sizeof (struct fmd_bpf_settings) + FMD_BPF_MAX_NR / 8 + 2 * FMD_BPF_HINT_BITS / 8)
+  (sizeof (struct fmd_bpf_settings) + 2 * FMD_BPF_MAX_NR / 8 + 2 * FMD_BPF_HINT_BITS / 8)
 _Static_assert (FMD_BPF_HOT_BYTES <= 4096, "the hot data must fit in one page");
 #define FMD_BPF_MAX_COMMS 1024

@@ -20,8 +20,12 @@
  * - An fd argument is the path of its open file, walked the same way.
  * - The event's path is resolved at entry (close() frees the file before exit, execve
  *   replaces the memory holding its string, chdir changes the cwd); path2 (rename/link
- *   target) at exit, when its string and dirfd are still there. Another thread changing
- *   the fd table, the cwd or the string's memory meanwhile makes the path wrong.
+ *   target, the fd a copy writes to) at exit, when its string, dirfd or fd are still
+ *   there. Another thread changing the fd table, the cwd or the string's memory meanwhile
+ *   makes the path wrong.
+ * - What a syscall's arguments are (fmd_syscalls[nr]) and what it does beyond them (its
+ *   traits: moving the cwd, replacing the program) come from the daemon's syscall table;
+ *   the program knows no syscall by its number.
  * - A walk stops at the task's root, so a chrooted or containerized process gets paths
  *   as it sees them. A file outside that root (an fd opened before chroot, a lazily
  *   unmounted tree) or on a kernel-internal mount (pipes, sockets, anonymous inodes,
@@ -45,9 +49,6 @@
 
 #define AT_FDCWD (-100)
 #define TS_COMPAT 0x0002   /* arch/x86/include/asm/thread_info.h */
-#define NR_CHDIR 80
-#define NR_EXECVE 59
-#define NR_EXECVEAT 322
 #define PATH_MASK (FMD_BPF_PATH_MAX - 1)
 /* resolve_path() of a struct file * rather than an fd */
 #define SRC_FILE 0x80
@@ -83,6 +84,8 @@ __u32 reader_woken;
 struct fmd_bpf_settings settings SEC (".data.hot");
 /* a bit per syscall number: selected by the current capture */
 __u64 traced[FMD_BPF_MAX_NR / 64] SEC (".data.hot");
+/* the numbers their successful calls exit under: traced[] and execve for execveat */
+__u64 exit_traced[FMD_BPF_MAX_NR / 64] SEC (".data.hot");
 /* One bit per pid (uid) modulo FMD_BPF_HINT_BITS, set for every key of the pids (uids)
  * map during a capture and never cleared before the next one: a clear bit excludes a
  * process with one load, at entry and again at exit, where the hash lookups it spares
@@ -407,6 +410,15 @@ resolve_path (struct scratch  *sp,
       return 0;
     }
 
+  /* a NULL text (a remount's source): said so, never read */
+  if (r->value == 0 && r->src == FMD_BPF_SRC_VERBATIM)
+    {
+      r->start = FMD_BPF_PATH_MAX + 1;
+      r->len = 0;
+      r->flags = FMD_BPF_F_PATH_NULL;
+      return 0;
+    }
+
   /* the string, right after where the base would end */
   if (r->src == SRC_CWD)
     {
@@ -490,9 +502,10 @@ resolve_path (struct scratch  *sp,
 /* --- filters ---------------------------------------------------------------------------- */
 
 static __always_inline int
-is_traced (__u32 nr)
+is_traced (const __u64 *bits,
+           __u32        nr)
 {
-  return (traced[FMD_BPF_WORD (nr, FMD_BPF_MAX_NR)] & FMD_BPF_BIT (nr)) != 0;
+  return (bits[FMD_BPF_WORD (nr, FMD_BPF_MAX_NR)] & FMD_BPF_BIT (nr)) != 0;
 }
 
 static __always_inline int
@@ -598,6 +611,11 @@ enter_captured (__u64 *ctx,
   __u32 zero = 0;
   struct scratch *sp;
   struct slot *s;
+  __u64 args[6] = { regs->di, regs->si, regs->dx, regs->r10, regs->r8, regs->r9 };
+
+  /* a call that touches no file (an anonymous mmap) costs no slot and no record */
+  if (arg_at (args, sc->skip_arg) & sc->skip_bits)
+    return 0;
 
   s = bpf_map_lookup_elem (&slots, &tid);
   if (s == NULL)
@@ -616,12 +634,12 @@ enter_captured (__u64 *ctx,
 
   s->nr = nr;
   s->generation = settings.generation;
-  s->args[0] = regs->di;
-  s->args[1] = regs->si;
-  s->args[2] = regs->dx;
-  s->args[3] = regs->r10;
-  s->args[4] = regs->r8;
-  s->args[5] = regs->r9;
+  s->args[0] = args[0];
+  s->args[1] = args[1];
+  s->args[2] = args[2];
+  s->args[3] = args[3];
+  s->args[4] = args[4];
+  s->args[5] = args[5];
   s->flags = 0;
   s->magic = 0;
   s->ino = 0;
@@ -673,7 +691,7 @@ fmd_enter (__u64 *ctx)
   __u64 id;
   __u32 tgid;
 
-  if (!settings.enabled || nr >= FMD_BPF_MAX_NR || !is_traced (nr))
+  if (!settings.enabled || nr >= FMD_BPF_MAX_NR || !is_traced (traced, nr))
     return 0;
   id = bpf_get_current_pid_tgid ();
   tgid = id >> 32;
@@ -720,9 +738,9 @@ exit_captured (__u64 *ctx,
   if (s == NULL || !s->active)
     return 0;
   s->active = 0;
+  sc = &fmd_syscalls[s->nr & (FMD_BPF_MAX_NR - 1)];
   /* a successful execveat returns as an execve (the new program's registers) */
-  if (s->generation != settings.generation
-      || (s->nr != nr && !(s->nr == NR_EXECVEAT && nr == NR_EXECVE)))
+  if (s->generation != settings.generation || (s->nr != nr && sc->exit_nr != nr))
     return 0;
   if (settings.failed_only && ret >= 0)
     return 0;
@@ -732,7 +750,6 @@ exit_captured (__u64 *ctx,
   sp = bpf_map_lookup_elem (&scratch, &cpu);
   if (sp == NULL)
     return 0;
-  sc = &fmd_syscalls[s->nr & (FMD_BPF_MAX_NR - 1)];
   task = bpf_get_current_task_btf ();
 
   rec = &sp->rec;
@@ -747,6 +764,8 @@ exit_captured (__u64 *ctx,
   rec->args[5] = s->args[5];
   rec->ino = s->ino;
   rec->magic = s->magic;
+  rec->ino2 = 0;
+  rec->magic2 = 0;
   rec->flags = s->flags;
   /* a walk stops at the task's root: in a chroot, paths are the chroot's */
   if (task->fs->root.dentry != task->fs->root.mnt->mnt_root)
@@ -771,13 +790,13 @@ exit_captured (__u64 *ctx,
         .dirfd = dirfd_at (s->args, sc->path_dirfd),
       };
 
-      if (sc->argv_arg < 6 && ret == 0)
+      if ((sc->traits & FMD_BPF_T_EXEC) && ret == 0)
         {
           r.src = SRC_FILE;
           r.value = (__u64) task->mm->exe_file;
         }
       /* a successful chdir has moved the cwd the string was relative to: it is the path */
-      if (nr == NR_CHDIR && ret == 0)
+      if ((sc->traits & FMD_BPF_T_MOVES_CWD) && ret == 0)
         r.src = SRC_CWD;
       resolve_path (sp, &r);
       rec->flags = r.flags | (rec->flags & FMD_BPF_F_CHROOT);
@@ -804,6 +823,8 @@ exit_captured (__u64 *ctx,
       resolve_path (sp, &r);
       rec->path2_len = r.len & PATH_MASK;
       rec->flags |= r.flags << 8;
+      rec->magic2 = r.magic;
+      rec->ino2 = r.ino;
       pos = append (sp, pos, &sp->walk[r.start & (2 * FMD_BPF_PATH_MAX - 1)], rec->path2_len);
     }
   else
@@ -839,10 +860,10 @@ exit_captured (__u64 *ctx,
   rec->argv_len = s->argv_len & (FMD_BPF_ARGV_MAX - 1);
   pos = append (sp, pos, s->argv, rec->argv_len);
 
-  if (sc->how_arg < 6
-      && bpf_probe_read_user (rec->how, sizeof rec->how,
-                              (const void *) arg_at (s->args, sc->how_arg)) == 0)
-    rec->flags |= FMD_BPF_F_HOW;
+  if (sc->struct_arg < 6
+      && bpf_probe_read_user (rec->words, sizeof rec->words,
+                              (const void *) arg_at (s->args, sc->struct_arg)) == 0)
+    rec->flags |= FMD_BPF_F_STRUCT;
 
   size = sizeof *rec + (pos & (4 * FMD_BPF_PATH_MAX - 1));
   if (size > sizeof (struct scratch))
@@ -877,8 +898,7 @@ fmd_exit (__u64 *ctx)
   __u32 nr = (__u32) regs->orig_ax;
   __u64 id;
 
-  if (!settings.enabled || nr >= FMD_BPF_MAX_NR
-      || !(is_traced (nr) || (nr == NR_EXECVE && is_traced (NR_EXECVEAT))))
+  if (!settings.enabled || nr >= FMD_BPF_MAX_NR || !is_traced (exit_traced, nr))
     return 0;
   id = bpf_get_current_pid_tgid ();
   if (!wanted (id >> 32, 0))

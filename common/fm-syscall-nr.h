@@ -1,0 +1,8 @@
+/* fm-syscall-nr.h: the one limit on syscall numbers, shared by the syscall table, the
+ * daemon and the BPF program (which includes it, so nothing but a define here).
+ */
+#pragma once
+
+/* Every x86_64 syscall number filemon knows is below this (the table tops out near 470);
+ * the table's index and the BPF program's per-syscall arrays have this many entries. */
+#define FM_SYSCALL_NR_LIMIT 512
