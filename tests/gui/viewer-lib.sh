@@ -27,8 +27,10 @@ start_xvfb() {
   local dir=$1 i
   Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -ac 3>"$dir/display" 2>"$dir/xvfb.log" &
   XVFB_PID=$!
-  for i in $(seq 100); do
+  # it writes the display once it accepts connections; only a hang takes 60 s
+  for i in $(seq 1200); do
     [ -s "$dir/display" ] && break
+    kill -0 "$XVFB_PID" 2>/dev/null || break
     sleep 0.05
   done
   [ -s "$dir/display" ] || fail "Xvfb did not start: $(cat "$dir/xvfb.log")"
