@@ -134,73 +134,27 @@ record_at (FmvStore *self,
   return self->chunks[offset >> CHUNK_SHIFT] + (offset & (CHUNK_SIZE - 1));
 }
 
-static inline guint16
-read_u16 (const guint8 *p)
-{
-  guint16 v;
-
-  memcpy (&v, p, sizeof v);
-  return GUINT16_FROM_LE (v);
-}
-
-static inline guint32
-read_u32 (const guint8 *p)
-{
-  guint32 v;
-
-  memcpy (&v, p, sizeof v);
-  return GUINT32_FROM_LE (v);
-}
-
-static inline guint64
-read_u64 (const guint8 *p)
-{
-  guint64 v;
-
-  memcpy (&v, p, sizeof v);
-  return GUINT64_FROM_LE (v);
-}
-
-/* The records were written by fm_record_encode_event from a valid event, so this reads
- * the documented layout without the checks fm_record_decode_event makes on foreign input:
- * it runs once per row in every refilter. */
+/* The records were written by fm_record_encode_event from a valid event, so they are read
+ * without the checks fm_record_decode_event makes on foreign input: this runs once per
+ * row in every refilter. */
 void
 fmv_store_get_event (FmvStore *self,
                      guint     row,
                      FmEvent  *event)
 {
-  const guint8 *rec;
-  const char *strings;
-
   g_assert (row < fmv_store_get_n_rows (self));
 
-  rec = record_at (self, row);
-  event->syscall_nr = read_u16 (rec + 6);
-  event->seq = read_u64 (rec + 8);
-  event->time_ns = read_u64 (rec + 16);
-  event->duration_ns = read_u64 (rec + 24);
-  event->pid = read_u32 (rec + 32);
-  event->ppid = read_u32 (rec + 36);
-  event->tid = read_u32 (rec + 40);
-  event->uid = read_u32 (rec + 44);
-  event->result = (gint64) read_u64 (rec + 48);
-  event->comm_len = read_u16 (rec + 56);
-  event->path_len = read_u16 (rec + 58);
-  event->path2_len = read_u16 (rec + 60);
-  event->detail_len = read_u16 (rec + 62);
-
-  strings = (const char *) rec + FM_RECORD_EVENT_FIXED;
-  event->comm = strings;
-  event->path = event->comm + event->comm_len + 1;
-  event->path2 = event->path + event->path_len + 1;
-  event->detail = event->path2 + event->path2_len + 1;
+  fm_record_view_event (record_at (self, row), event);
 }
 
 gint64
 fmv_store_get_result (FmvStore *self,
                       guint     row)
 {
-  return (gint64) read_u64 (record_at (self, row) + 48);
+  gint64 v;
+
+  memcpy (&v, record_at (self, row) + FM_RECORD_OFFSET_RESULT, sizeof v);
+  return (gint64) GINT64_FROM_LE (v);
 }
 
 gsize

@@ -15,18 +15,6 @@
 /* Deeper nesting than this is refused rather than recursed into. */
 #define MAX_DEPTH 200
 
-static const struct {
-  const char *name;
-  Field field;
-  gboolean numeric;
-} fields[] = {
-  { "comm", F_COMM, FALSE }, { "pid", F_PID, TRUE }, { "ppid", F_PPID, TRUE },
-  { "tid", F_TID, TRUE }, { "uid", F_UID, TRUE }, { "user", F_USER, TRUE },
-  { "syscall", F_SYSCALL, FALSE }, { "result", F_RESULT, TRUE }, { "errno", F_ERRNO, TRUE },
-  { "path", F_PATH, FALSE }, { "path2", F_PATH2, FALSE }, { "detail", F_DETAIL, FALSE },
-  { "time", F_TIME, TRUE }, { "duration", F_DURATION, TRUE }, { "seq", F_SEQ, TRUE },
-};
-
 void
 fm_filter_node_free (Node *n)
 {
@@ -256,19 +244,25 @@ parse_primary (Parser *ps)
     if (*ps->p == '=' || *ps->p == '<' || *ps->p == '>' || *ps->p == '~' ||
         (ps->p[0] == '!' && ps->p[1] == '='))
       {
-        for (gsize i = 0; i < G_N_ELEMENTS (fields); i++)
-          if (strlen (fields[i].name) == len && strncmp (fields[i].name, start, len) == 0)
-            return fm_filter_parse_comparison (ps, fields[i].field, fields[i].numeric);
-        return fm_filter_fail_at (ps, start, "unknown field “%.*s”; expected comm, pid, ppid, tid, "
-                                  "uid, user, syscall, result, errno, path, path2, detail, time, "
-                                  "duration or seq", (int) len, start);
+        g_autofree char *names = NULL;
+
+        for (guint i = 0; i < FM_N_FIELDS; i++)
+          {
+            const FmFieldInfo *field = &fm_event_fields[i];
+
+            if (strlen (field->filter_name) == len && strncmp (field->filter_name, start, len) == 0)
+              return fm_filter_parse_comparison (ps, field);
+          }
+        names = fm_field_filter_names (", ", " or ");
+        return fm_filter_fail_at (ps, start, "unknown field “%.*s”; expected %s", (int) len, start,
+                                  names);
       }
     ps->p = after;
     if (len == 6 && strncmp (start, "failed", 6) == 0)
       {
         Node *n = fm_filter_node_new (N_NUM);
 
-        n->field = F_RESULT;
+        n->field = FM_FIELD_RESULT;
         n->op = OP_LT;
         n->num = 0;
         return n;

@@ -4,8 +4,7 @@
  *   not syscall=close             syscall=open*                    failed
  *   (pid=1234 or ppid=1234) and not path~'\.so'                    passwd    /sh(adow)?/
  *
- * Fields: comm pid ppid tid uid user syscall result errno path path2 detail time duration
- * seq.
+ * Fields: those of FM_EVENT_FIELDS (fm-event-fields.h), by their filter names.
  * Operators: = != < <= > >= ~ (PCRE2); `=`/`!=` on syscall, comm, path, path2, detail and
  * user are globs when the value holds * or ?. and, or, not, parentheses (not binds tighter
  * than and, and tighter than or). A bare word or /regex/ matches anywhere in the record;
