@@ -62,6 +62,17 @@ fmctl_parse_options (GOptionContext *context,
   return TRUE;
 }
 
+char *
+fmctl_filter_fields_help (void)
+{
+  GString *out = g_string_new ("Fields of FILTER:\n");
+
+  for (guint i = 0; i < FM_N_FIELDS; i++)
+    g_string_append_printf (out, "  %-10s %s\n", fm_event_fields[i].filter_name,
+                            fm_event_fields[i].help);
+  return g_string_free (out, FALSE);
+}
+
 FmFilemond1 *
 fmctl_connect (GError **error)
 {

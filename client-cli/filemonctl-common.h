@@ -37,6 +37,9 @@ int fmctl_cmd_watch (int argc, char **argv);
 int fmctl_cmd_dump (int argc, char **argv);
 int fmctl_cmd_save (int argc, char **argv);
 
+/* The filter's fields, one a line with what it holds, from the field table. */
+char *fmctl_filter_fields_help (void);
+
 /* Parses a subcommand's options; on a usage error prints it with a hint and returns
  * FALSE. --help prints and exits 0. */
 gboolean fmctl_parse_options (GOptionContext *context,

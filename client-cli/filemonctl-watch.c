@@ -152,7 +152,7 @@ on_signal (gpointer user_data)
 int
 fmctl_cmd_watch (int argc, char **argv)
 {
-  g_autofree char *since = NULL, *color = NULL, *count = NULL;
+  g_autofree char *since = NULL, *color = NULL, *count = NULL, *fields_help = NULL;
   gboolean json = FALSE;
   const GOptionEntry entries[] = {
     { "since", 0, 0, G_OPTION_ARG_STRING, &since,
@@ -189,9 +189,10 @@ fmctl_cmd_watch (int argc, char **argv)
     "  filemonctl watch 'comm=sshd and result<0'\n"
     "  filemonctl watch errno=EACCES or errno=EPERM\n"
     "  filemonctl watch \"path~'^/etc/'\"\n"
-    "Fields: comm pid ppid tid uid user syscall result errno path path2 detail time\n"
-    "duration; operators = != < <= > >= ~ (regex); and, or, not, parentheses; a bare word\n"
-    "or /regex/ matches anywhere. See filemonctl(1).");
+    "Operators = != < <= > >= ~ (regex); and, or, not, parentheses; a bare word or\n"
+    "/regex/ matches anywhere. The fields are below; see filemonctl(1).");
+  fields_help = fmctl_filter_fields_help ();
+  g_option_context_set_description (context, fields_help);
   g_option_context_add_main_entries (context, entries, NULL);
   if (!fmctl_parse_options (context, "watch", &argc, &argv))
     return FMCTL_EXIT_USAGE;
