@@ -175,20 +175,6 @@ fmctl_call (FmFilemond1         *proxy,
   return g_steal_pointer (&reply);
 }
 
-void
-fmctl_call_async (FmFilemond1         *proxy,
-                  const char          *method,
-                  GVariant            *parameters,
-                  GUnixFDList         *fd_list,
-                  GAsyncReadyCallback  callback,
-                  gpointer             user_data)
-{
-  fmctl_agent_register ();
-  g_dbus_proxy_call_with_unix_fd_list (G_DBUS_PROXY (proxy), method, parameters,
-                                       G_DBUS_CALL_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION,
-                                       -1, fd_list, NULL, callback, user_data);
-}
-
 FmctlExit
 fmctl_error_to_exit (const GError *error)
 {

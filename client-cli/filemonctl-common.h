@@ -64,14 +64,6 @@ GVariant *fmctl_call (FmFilemond1         *proxy,
                       GUnixFDList        **out_fd_list,
                       GError             **error);
 
-/* The same, without waiting: for Save into a pipe that the caller reads meanwhile. */
-void fmctl_call_async (FmFilemond1         *proxy,
-                       const char          *method,
-                       GVariant            *parameters,
-                       GUnixFDList         *fd_list,
-                       GAsyncReadyCallback  callback,
-                       gpointer             user_data);
-
 /* Registers a polkit text authentication agent for this process when stdin and stderr
  * are a terminal, so that an administrator can type a password in place. Best effort. */
 void fmctl_agent_register (void);
