@@ -355,8 +355,10 @@ dispatch (FmStreamDecoder *decoder,
 
         if (!fm_record_decode_event (rec, size, &event, &local))
           return fail (decoder, error, local->message);
-        if (decoder->callbacks.event != NULL &&
-            !decoder->callbacks.event (&event, decoder->user_data))
+        if (decoder->callbacks.event_record != NULL
+            ? !decoder->callbacks.event_record (rec, size, &event, decoder->user_data)
+            : decoder->callbacks.event != NULL &&
+              !decoder->callbacks.event (&event, decoder->user_data))
           {
             *stop = TRUE;
             return FALSE;
