@@ -94,10 +94,17 @@ FM_EVENT_FIELDS (FITS)
 #define STRINGS_SIZE_USER(m, limit)
 #define STRINGS_SIZE(id, m, type, off, limit, ...) STRINGS_SIZE_##type (m, limit)
 
+/* Inlined where it runs per event (the checked decoder); the function is for others. */
+static inline gsize
+event_size (const FmEvent *event)
+{
+  return FM_RECORD_EVENT_FIXED FM_EVENT_FIELDS (STRINGS_SIZE);
+}
+
 gsize
 fm_record_event_size (const FmEvent *event)
 {
-  return FM_RECORD_EVENT_FIXED FM_EVENT_FIELDS (STRINGS_SIZE);
+  return event_size (event);
 }
 
 static guint8 *
@@ -125,13 +132,14 @@ gsize
 fm_record_encode_event (const FmEvent *event,
                         guint8        *out)
 {
-  gsize size = fm_record_event_size (event);
   guint8 *p = out + FM_RECORD_EVENT_FIXED;
+  gsize size;
 
-  put_u32 (out, (guint32) size);
   put_u16 (out + 4, FM_RECORD_EVENT);
   FM_EVENT_FIELDS (ENCODE)
-  g_assert ((gsize) (p - out) == size);
+  /* where the strings end, so each length is clamped once */
+  size = (gsize) (p - out);
+  put_u32 (out, (guint32) size);
   return size;
 }
 
@@ -217,13 +225,20 @@ take_string (const guint8 **p, guint16 len, const char **out)
 #define VIEW_USER(m, off)
 #define VIEW(id, m, type, off, ...) VIEW_##type (m, off)
 
-void
-fm_record_view_event (const guint8 *data,
-                      FmEvent      *event)
+static inline void
+view_event (const guint8 *data,
+            FmEvent      *event)
 {
   const char *strings = (const char *) data + FM_RECORD_EVENT_FIXED;
 
   FM_EVENT_FIELDS (VIEW)
+}
+
+void
+fm_record_view_event (const guint8 *data,
+                      FmEvent      *event)
+{
+  view_event (data, event);
 }
 
 /* The checks of a string field: within its limit, its NUL where its length says. */
@@ -257,7 +272,7 @@ fm_record_decode_event (const guint8 *data,
   const guint8 *p;
   gsize size;
 
-  if (len < fm_record_event_size (&empty))
+  if (len < event_size (&empty))
     return parse_error (error, "event record too short");
   size = get_u32 (data);
   if (size != len)
@@ -265,10 +280,10 @@ fm_record_decode_event (const guint8 *data,
   if (get_u16 (data + 4) != FM_RECORD_EVENT)
     return parse_error (error, "not an event record");
 
-  fm_record_view_event (data, event);
+  view_event (data, event);
   if (FALSE FM_EVENT_FIELDS (CHECK_LIMIT))
     return parse_error (error, "string longer than its limit");
-  if (fm_record_event_size (event) != size)
+  if (event_size (event) != size)
     return parse_error (error, "string lengths do not add up to the record size");
 
   p = data + FM_RECORD_EVENT_FIXED;
