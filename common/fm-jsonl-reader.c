@@ -367,17 +367,28 @@ json_skip (Json *j, int depth)
     }
 }
 
+/* The length of each field's key (0: it has none), known at compile time: every line
+ * looks up every key. */
+#define KEY_LEN_KEYED(key) sizeof (key) - 1
+#define KEY_LEN_U64 KEY_LEN_KEYED
+#define KEY_LEN_U32 KEY_LEN_KEYED
+#define KEY_LEN_I64 KEY_LEN_KEYED
+#define KEY_LEN_SYSCALL KEY_LEN_KEYED
+#define KEY_LEN_BYTES KEY_LEN_KEYED
+#define KEY_LEN_UTF8 KEY_LEN_KEYED
+#define KEY_LEN_ERRNO KEY_LEN_KEYED
+#define KEY_LEN_USER(key) 0
+#define KEY_LEN(id, m, type, off, limit, key, ...) [FM_FIELD_##id] = KEY_LEN_##type (key),
+
+static const gsize key_lens[FM_N_FIELDS] = { FM_EVENT_FIELDS (KEY_LEN) };
+
 /* The known key of @len bytes at @key, or -1. */
 static int
 key_index (const guint8 *key, gsize len)
 {
   for (int i = 0; i < FM_N_FIELDS; i++)
-    {
-      const char *name = fm_event_fields[i].key;
-
-      if (name != NULL && strlen (name) == len && memcmp (key, name, len) == 0)
-        return i;
-    }
+    if (key_lens[i] == len && len > 0 && memcmp (key, fm_event_fields[i].key, len) == 0)
+      return i;
   return -1;
 }
 
