@@ -298,27 +298,24 @@ parse_read_options (GVariant   *options,
   while (g_variant_iter_next (&iter, "{&sv}", &key, &next_value))
     {
       g_autoptr(GVariant) value = next_value;
-      const GVariantType *type;
+      gboolean is_follow = follow != NULL && g_str_equal (key, "follow");
+      const char *type = is_follow ? "b" : "t";
 
-      if (g_str_equal (key, "since-seq"))
-        type = G_VARIANT_TYPE_UINT64;
-      else if (follow != NULL && g_str_equal (key, "follow"))
-        type = G_VARIANT_TYPE_BOOLEAN;
-      else
+      if (!is_follow && !g_str_equal (key, "since-seq"))
         {
           g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
                        "%s: unknown option “%s” (known: since-seq%s)", method, key,
                        follow != NULL ? ", follow" : "");
           return FALSE;
         }
-      if (!g_variant_is_of_type (value, type))
+      if (!g_variant_is_of_type (value, G_VARIANT_TYPE (type)))
         {
           g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
-                       "%s: option “%s” must be of type “%s”, not “%s”", method, key,
-                       (const char *) type, g_variant_get_type_string (value));
+                       "%s: option “%s” must be of type “%s”, not “%s”", method, key, type,
+                       g_variant_get_type_string (value));
           return FALSE;
         }
-      if (type == G_VARIANT_TYPE_BOOLEAN)
+      if (is_follow)
         *follow = g_variant_get_boolean (value);
       else
         {
