@@ -62,6 +62,17 @@ fmctl_parse_options (GOptionContext *context,
   return TRUE;
 }
 
+char *
+fmctl_filter_fields_help (void)
+{
+  GString *out = g_string_new ("Fields of FILTER:\n");
+
+  for (guint i = 0; i < FM_N_FIELDS; i++)
+    g_string_append_printf (out, "  %-10s %s\n", fm_event_fields[i].filter_name,
+                            fm_event_fields[i].help);
+  return g_string_free (out, FALSE);
+}
+
 FmFilemond1 *
 fmctl_connect (GError **error)
 {
@@ -162,20 +173,6 @@ fmctl_call (FmFilemond1         *proxy,
       return NULL;
     }
   return g_steal_pointer (&reply);
-}
-
-void
-fmctl_call_async (FmFilemond1         *proxy,
-                  const char          *method,
-                  GVariant            *parameters,
-                  GUnixFDList         *fd_list,
-                  GAsyncReadyCallback  callback,
-                  gpointer             user_data)
-{
-  fmctl_agent_register ();
-  g_dbus_proxy_call_with_unix_fd_list (G_DBUS_PROXY (proxy), method, parameters,
-                                       G_DBUS_CALL_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION,
-                                       -1, fd_list, NULL, callback, user_data);
 }
 
 FmctlExit

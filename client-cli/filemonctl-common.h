@@ -37,6 +37,9 @@ int fmctl_cmd_watch (int argc, char **argv);
 int fmctl_cmd_dump (int argc, char **argv);
 int fmctl_cmd_save (int argc, char **argv);
 
+/* The filter's fields, one a line with what it holds, from the field table. */
+char *fmctl_filter_fields_help (void);
+
 /* Parses a subcommand's options; on a usage error prints it with a hint and returns
  * FALSE. --help prints and exits 0. */
 gboolean fmctl_parse_options (GOptionContext *context,
@@ -60,14 +63,6 @@ GVariant *fmctl_call (FmFilemond1         *proxy,
                       GUnixFDList         *fd_list,
                       GUnixFDList        **out_fd_list,
                       GError             **error);
-
-/* The same, without waiting: for Save into a pipe that the caller reads meanwhile. */
-void fmctl_call_async (FmFilemond1         *proxy,
-                       const char          *method,
-                       GVariant            *parameters,
-                       GUnixFDList         *fd_list,
-                       GAsyncReadyCallback  callback,
-                       gpointer             user_data);
 
 /* Registers a polkit text authentication agent for this process when stdin and stderr
  * are a terminal, so that an administrator can type a password in place. Best effort. */

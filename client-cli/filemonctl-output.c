@@ -109,11 +109,3 @@ fmctl_printer_note (FmctlPrinter *printer, const char *note, GError **error)
     g_string_append_printf (printer->buffer, "-- %s --\n", note);
   return maybe_flush (printer, error);
 }
-
-gboolean
-fmctl_printer_raw (FmctlPrinter *printer, const char *data, gsize len, GError **error)
-{
-  if (!fmctl_printer_flush (printer, error))
-    return FALSE;
-  return fmctl_write_all (printer->fd, data, len, error);
-}

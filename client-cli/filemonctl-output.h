@@ -30,9 +30,6 @@ void fmctl_printer_header (FmctlPrinter *printer);
 /* Writes whatever is buffered. */
 gboolean fmctl_printer_flush (FmctlPrinter *printer, GError **error);
 
-/* Passes bytes through unchanged (dump without a filter: the daemon's own rendering). */
-gboolean fmctl_printer_raw (FmctlPrinter *printer, const char *data, gsize len, GError **error);
-
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmctlPrinter, fmctl_printer_free)
 
 G_END_DECLS

@@ -140,13 +140,16 @@ schedule_retry (FmvLive *self)
 
 /* ---- the stream ------------------------------------------------------------------------- */
 
+/* The record is kept as received: the store views it in place. */
 static gboolean
-on_event (const FmEvent *event,
-          gpointer       user_data)
+on_event_record (const guint8  *record,
+                 gsize          size,
+                 const FmEvent *event,
+                 gpointer       user_data)
 {
   FmvLive *self = user_data;
 
-  if (!fmv_store_append (self->store, event, NULL))
+  if (!fmv_store_append_record (self->store, record, size, event, NULL))
     return FALSE;
   self->next_seq = event->seq + 1;
   self->received++;
@@ -177,7 +180,7 @@ on_dropped (guint64  total,
 }
 
 static const FmStreamCallbacks stream_callbacks = {
-  .event = on_event,
+  .event_record = on_event_record,
   .gap = on_gap,
   .dropped = on_dropped,
 };

@@ -73,27 +73,20 @@ fmv_store_new (void)
   return g_object_new (FMV_TYPE_STORE, NULL);
 }
 
-gboolean
-fmv_store_append (FmvStore      *self,
-                  const FmEvent *event,
-                  guint         *row_out)
+/* Room for a record of @size bytes at the end of the store, or NULL when it is full. */
+static guint8 *
+reserve (FmvStore *self,
+         gsize     size)
 {
-  gsize size;
-  guint row;
-  guint64 offset;
+  guint row = self->n_rows;
+  guint8 *at;
 
-  g_return_val_if_fail (FMV_IS_STORE (self), FALSE);
-  g_return_val_if_fail (event != NULL, FALSE);
-
-  row = self->n_rows;
   if (row >= MAX_PAGES * PAGE_ROWS)
-    return FALSE;
-
-  size = fm_record_event_size (event);
+    return NULL;
   if (self->n_chunks == 0 || self->chunk_used + size > CHUNK_SIZE)
     {
       if (self->n_chunks == MAX_CHUNKS)
-        return FALSE;
+        return NULL;
       /* g_malloc of 4 MiB is an mmap: untouched tail pages cost nothing. */
       self->chunks[self->n_chunks++] = g_malloc (CHUNK_SIZE);
       self->chunk_used = 0;
@@ -101,19 +94,67 @@ fmv_store_append (FmvStore      *self,
   if ((row >> PAGE_SHIFT) >= self->n_pages)
     self->pages[self->n_pages++] = g_new (guint64, PAGE_ROWS);
 
-  offset = ((guint64) (self->n_chunks - 1) << CHUNK_SHIFT) | self->chunk_used;
-  fm_record_encode_event (event, self->chunks[self->n_chunks - 1] + self->chunk_used);
+  at = self->chunks[self->n_chunks - 1] + self->chunk_used;
+  self->pages[row >> PAGE_SHIFT][row & (PAGE_ROWS - 1)] =
+    ((guint64) (self->n_chunks - 1) << CHUNK_SHIFT) | self->chunk_used;
   self->chunk_used += size;
-  self->pages[row >> PAGE_SHIFT][row & (PAGE_ROWS - 1)] = offset;
+  return at;
+}
 
-  if (event->seq > self->last_seq)
-    self->last_seq = event->seq;
+/* Makes the row reserved last, now written, visible. */
+static void
+publish (FmvStore *self,
+         guint64   seq,
+         guint    *row_out)
+{
+  guint row = self->n_rows;
+
+  if (seq > self->last_seq)
+    self->last_seq = seq;
 
   /* Publishes the row (and the bytes above) to readers in other threads. */
   g_atomic_int_set (&self->n_rows, row + 1);
 
   if (row_out)
     *row_out = row;
+}
+
+gboolean
+fmv_store_append (FmvStore      *self,
+                  const FmEvent *event,
+                  guint         *row_out)
+{
+  guint8 *at;
+
+  g_return_val_if_fail (FMV_IS_STORE (self), FALSE);
+  g_return_val_if_fail (event != NULL, FALSE);
+
+  at = reserve (self, fm_record_event_size (event));
+  if (at == NULL)
+    return FALSE;
+  fm_record_encode_event (event, at);
+  publish (self, event->seq, row_out);
+  return TRUE;
+}
+
+gboolean
+fmv_store_append_record (FmvStore      *self,
+                         const guint8  *record,
+                         gsize          size,
+                         const FmEvent *event,
+                         guint         *row_out)
+{
+  guint8 *at;
+
+  g_return_val_if_fail (FMV_IS_STORE (self), FALSE);
+  g_return_val_if_fail (record != NULL && event != NULL, FALSE);
+  g_return_val_if_fail (size <= FM_RECORD_MAX_SIZE, FALSE);
+
+  at = reserve (self, size);
+  if (at == NULL)
+    return FALSE;
+  memcpy (at, record, size);
+  publish (self, event->seq, row_out);
   return TRUE;
 }
 
@@ -134,73 +175,27 @@ record_at (FmvStore *self,
   return self->chunks[offset >> CHUNK_SHIFT] + (offset & (CHUNK_SIZE - 1));
 }
 
-static inline guint16
-read_u16 (const guint8 *p)
-{
-  guint16 v;
-
-  memcpy (&v, p, sizeof v);
-  return GUINT16_FROM_LE (v);
-}
-
-static inline guint32
-read_u32 (const guint8 *p)
-{
-  guint32 v;
-
-  memcpy (&v, p, sizeof v);
-  return GUINT32_FROM_LE (v);
-}
-
-static inline guint64
-read_u64 (const guint8 *p)
-{
-  guint64 v;
-
-  memcpy (&v, p, sizeof v);
-  return GUINT64_FROM_LE (v);
-}
-
-/* The records were written by fm_record_encode_event from a valid event, so this reads
- * the documented layout without the checks fm_record_decode_event makes on foreign input:
- * it runs once per row in every refilter. */
+/* The records were written by fm_record_encode_event from a valid event, so they are read
+ * without the checks fm_record_decode_event makes on foreign input: this runs once per
+ * row in every refilter. */
 void
 fmv_store_get_event (FmvStore *self,
                      guint     row,
                      FmEvent  *event)
 {
-  const guint8 *rec;
-  const char *strings;
-
   g_assert (row < fmv_store_get_n_rows (self));
 
-  rec = record_at (self, row);
-  event->syscall_nr = read_u16 (rec + 6);
-  event->seq = read_u64 (rec + 8);
-  event->time_ns = read_u64 (rec + 16);
-  event->duration_ns = read_u64 (rec + 24);
-  event->pid = read_u32 (rec + 32);
-  event->ppid = read_u32 (rec + 36);
-  event->tid = read_u32 (rec + 40);
-  event->uid = read_u32 (rec + 44);
-  event->result = (gint64) read_u64 (rec + 48);
-  event->comm_len = read_u16 (rec + 56);
-  event->path_len = read_u16 (rec + 58);
-  event->path2_len = read_u16 (rec + 60);
-  event->detail_len = read_u16 (rec + 62);
-
-  strings = (const char *) rec + FM_RECORD_EVENT_FIXED;
-  event->comm = strings;
-  event->path = event->comm + event->comm_len + 1;
-  event->path2 = event->path + event->path_len + 1;
-  event->detail = event->path2 + event->path2_len + 1;
+  fm_record_view_event (record_at (self, row), event);
 }
 
 gint64
 fmv_store_get_result (FmvStore *self,
                       guint     row)
 {
-  return (gint64) read_u64 (record_at (self, row) + 48);
+  gint64 v;
+
+  memcpy (&v, record_at (self, row) + FM_RECORD_OFFSET_RESULT, sizeof v);
+  return (gint64) GINT64_FROM_LE (v);
 }
 
 gsize

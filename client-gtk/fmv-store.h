@@ -2,7 +2,8 @@
  *
  * A million events must fit in little memory and never move once written, so rows are
  * kept in the stream's own binary record (fm-stream.h) inside big chunks, with one 64-bit
- * offset per row. Nothing per row is a GObject; fmv-event-list.c creates row objects only
+ * offset per row: the bytes received from the daemon are kept as they came, and viewed in
+ * place. Nothing per row is a GObject; fmv-event-list.c creates row objects only
  * for the rows a view asks for.
  *
  * One thread appends; any number of threads may read the rows that existed when they
@@ -28,6 +29,15 @@ FmvStore *fmv_store_new (void);
 gboolean fmv_store_append (FmvStore      *self,
                            const FmEvent *event,
                            guint         *row_out);
+
+/* Keeps the @size bytes of an event record received from the stream as they are, with
+ * @event its view (from the stream decoder, which checked the record): no decoding and
+ * encoding again. Returns FALSE as fmv_store_append() does. */
+gboolean fmv_store_append_record (FmvStore      *self,
+                                  const guint8  *record,
+                                  gsize          size,
+                                  const FmEvent *event,
+                                  guint         *row_out);
 
 /* Rows appended so far; safe to call from any thread. */
 guint fmv_store_get_n_rows (FmvStore *self);

@@ -1,9 +1,10 @@
 /* fmv-window-filter-help.c: the filter language made discoverable: the ? button next to
- * the filter lists the fields (from the filter module's own table, fm_filter_field_info),
+ * the filter lists the fields (from the filter module's own table, fm_event_fields),
  * their examples (a click adds one to the filter), the operators, and the filters
  * recently applied with Enter (a click brings one back). */
 #include "config.h"
 
+#include "fm-event-fields.h"
 #include "fm-filter.h"
 #include "fmv-window-private.h"
 
@@ -55,15 +56,14 @@ rebuild (FmvWindow *self)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *grid = gtk_grid_new ();
   GtkWidget *operators;
-  const FmFilterFieldInfo *info;
-  guint n = 0;
 
   gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
   gtk_box_append (GTK_BOX (box), heading ("Fields"));
-  for (; (info = fm_filter_field_info (n)) != NULL; n++)
+  for (guint n = 0; n < FM_N_FIELDS; n++)
     {
-      GtkWidget *name = gtk_label_new (info->name);
-      GtkWidget *description = gtk_label_new (info->description);
+      const FmFieldInfo *info = &fm_event_fields[n];
+      GtkWidget *name = gtk_label_new (info->filter_name);
+      GtkWidget *description = gtk_label_new (info->help);
 
       gtk_label_set_xalign (GTK_LABEL (name), 0);
       gtk_widget_add_css_class (name, "monospace");
@@ -96,7 +96,8 @@ rebuild (FmvWindow *self)
                                                 G_CALLBACK (recent_clicked_cb), self));
   gtk_popover_set_child (GTK_POPOVER (self->filter_help_popover), box);
   /* The Xvfb tests read this line. */
-  g_debug ("filter help: %u fields, %u recent filters", n, self->recent_filters->len);
+  g_debug ("filter help: %u fields, %u recent filters", (guint) FM_N_FIELDS,
+           self->recent_filters->len);
 }
 
 void

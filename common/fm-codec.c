@@ -1,6 +1,7 @@
 /* fm-codec.c: events as the typed GVariant of the Events signal, (tttuuuuaysxayays), one
- * by one or in batches whose events share the children they repeat. The syscall travels
- * by name (the number is an x86_64 detail the API does not expose). */
+ * by one or in batches whose events share the children they repeat. The children are the
+ * stored fields of FM_EVENT_FIELDS (fm-event-fields.h), expanded per field below. The
+ * syscall travels by name (the number is an x86_64 detail the API does not expose). */
 #include "fm-codec.h"
 
 #include <stdlib.h>
@@ -30,21 +31,11 @@ detail_string (const char *s, guint16 len)
   return g_variant_new_take_string (g_strndup (s, len));
 }
 
-/* The children of (tttuuuuaysxayays), by index. */
+/* The children of (tttuuuuaysxayays), by index: the stored fields, in table order. */
+#define CHILD(id, m, type, ...) FM_FIELD_IF_STORED_##type (CHILD_##id,)
+
 enum {
-  CHILD_SEQ,
-  CHILD_TIME,
-  CHILD_DURATION,
-  CHILD_PID,
-  CHILD_PPID,
-  CHILD_TID,
-  CHILD_UID,
-  CHILD_COMM,
-  CHILD_SYSCALL,
-  CHILD_RESULT,
-  CHILD_PATH,
-  CHILD_PATH2,
-  CHILD_DETAIL,
+  FM_EVENT_FIELDS (CHILD)
   N_CHILDREN
 };
 
@@ -122,36 +113,34 @@ shared_children_clear (SharedChild *shared)
     g_clear_pointer (&shared[i].value, g_variant_unref);
 }
 
+#define FIXED(id, m, type) \
+  children[CHILD_##id] = fixed_child (&shared[CHILD_##id], type, &event->m, sizeof event->m);
+#define TO_VARIANT_U64(id, m, limit) FIXED (id, m, G_VARIANT_TYPE_UINT64)
+#define TO_VARIANT_U32(id, m, limit) FIXED (id, m, G_VARIANT_TYPE_UINT32)
+#define TO_VARIANT_I64(id, m, limit) FIXED (id, m, G_VARIANT_TYPE_INT64)
+#define TO_VARIANT_SYSCALL(id, m, limit) \
+  name = fm_syscall_name (event->m, name_buf); \
+  children[CHILD_##id] = string_child (&shared[CHILD_##id], name, strlen (name), detail_string);
+/* clamped like the stream encoder, so that what one wire form carries the other can */
+#define TO_VARIANT_BYTES(id, m, limit) \
+  children[CHILD_##id] = string_child (&shared[CHILD_##id], event->m, \
+                                       MIN (event->m##_len, (limit)), bytestring);
+#define TO_VARIANT_UTF8(id, m, limit) \
+  children[CHILD_##id] = string_child (&shared[CHILD_##id], event->m, \
+                                       MIN (event->m##_len, (limit)), detail_string);
+#define TO_VARIANT_ERRNO(id, m, limit)
+#define TO_VARIANT_USER(id, m, limit)
+#define TO_VARIANT(id, m, type, off, limit, ...) TO_VARIANT_##type (id, m, limit)
+
 static GVariant *
 event_to_variant (SharedChild   *shared,
                   const FmEvent *event)
 {
   char name_buf[16];
-  const char *name = fm_syscall_name (event->syscall_nr, name_buf);
+  const char *name;
   GVariant *children[N_CHILDREN];
 
-#define FIXED(index, type, field) \
-  fixed_child (&shared[index], type, &event->field, sizeof event->field)
-  children[CHILD_SEQ] = FIXED (CHILD_SEQ, G_VARIANT_TYPE_UINT64, seq);
-  children[CHILD_TIME] = FIXED (CHILD_TIME, G_VARIANT_TYPE_UINT64, time_ns);
-  children[CHILD_DURATION] = FIXED (CHILD_DURATION, G_VARIANT_TYPE_UINT64, duration_ns);
-  children[CHILD_PID] = FIXED (CHILD_PID, G_VARIANT_TYPE_UINT32, pid);
-  children[CHILD_PPID] = FIXED (CHILD_PPID, G_VARIANT_TYPE_UINT32, ppid);
-  children[CHILD_TID] = FIXED (CHILD_TID, G_VARIANT_TYPE_UINT32, tid);
-  children[CHILD_UID] = FIXED (CHILD_UID, G_VARIANT_TYPE_UINT32, uid);
-  children[CHILD_RESULT] = FIXED (CHILD_RESULT, G_VARIANT_TYPE_INT64, result);
-#undef FIXED
-  /* clamped like the stream encoder, so that what one wire form carries the other can */
-  children[CHILD_COMM] = string_child (&shared[CHILD_COMM], event->comm,
-                                       MIN (event->comm_len, FM_COMM_MAX - 1), bytestring);
-  children[CHILD_SYSCALL] = string_child (&shared[CHILD_SYSCALL], name, strlen (name),
-                                          detail_string);
-  children[CHILD_PATH] = string_child (&shared[CHILD_PATH], event->path,
-                                       MIN (event->path_len, FM_PATH_MAX), bytestring);
-  children[CHILD_PATH2] = string_child (&shared[CHILD_PATH2], event->path2,
-                                        MIN (event->path2_len, FM_PATH_MAX), bytestring);
-  children[CHILD_DETAIL] = string_child (&shared[CHILD_DETAIL], event->detail,
-                                         MIN (event->detail_len, FM_DETAIL_MAX), detail_string);
+  FM_EVENT_FIELDS (TO_VARIANT)
   return g_variant_new_tuple (children, N_CHILDREN);
 }
 
@@ -265,46 +254,50 @@ syscall_from_name (const char *name, guint16 *nr)
   return TRUE;
 }
 
+#define FROM_VARIANT_NUMBER(id, m, format) \
+  g_variant_get_child (value, CHILD_##id, format, &event->m);
+#define FROM_VARIANT_U64(id, m, limit, key) FROM_VARIANT_NUMBER (id, m, "t")
+#define FROM_VARIANT_U32(id, m, limit, key) FROM_VARIANT_NUMBER (id, m, "u")
+#define FROM_VARIANT_I64(id, m, limit, key) FROM_VARIANT_NUMBER (id, m, "x")
+#define FROM_VARIANT_SYSCALL(id, m, limit, key) \
+  g_variant_get_child (value, CHILD_##id, "&s", &name); \
+  if (!syscall_from_name (name, &event->m)) \
+    { \
+      g_set_error (error, FM_ERROR, FM_ERROR_PARSE, "malformed event: unknown syscall “%s”", \
+                   name); \
+      return FALSE; \
+    }
+#define FROM_VARIANT_BYTES(id, m, limit, key) \
+  if (!take_bytestring (value, CHILD_##id, (limit), &event->m, &event->m##_len)) \
+    return parse_error (error, "bad " key);
+#define FROM_VARIANT_UTF8(id, m, limit, key) \
+  g_variant_get_child (value, CHILD_##id, "&s", &event->m); \
+  len = strlen (event->m); \
+  if (len > (limit)) \
+    return parse_error (error, key " too long"); \
+  event->m##_len = (guint16) len;
+#define FROM_VARIANT_ERRNO(id, m, limit, key)
+#define FROM_VARIANT_USER(id, m, limit, key)
+#define FROM_VARIANT(id, m, type, off, limit, key, ...) FROM_VARIANT_##type (id, m, limit, key)
+
 gboolean
 fm_event_from_variant (GVariant *value,
                        FmEvent  *event,
                        GError  **error)
 {
-  const char *syscall;
-  gsize detail_len;
+  const char *name;
+  gsize len;
 
   g_return_val_if_fail (value != NULL && event != NULL, FALSE);
 
   if (!g_variant_is_of_type (value, FM_EVENT_VARIANT_TYPE))
     return parse_error (error, "not of type " FM_EVENT_VARIANT_TYPE_STRING);
 
+  /* Serialised first: the views point into @value's data. A value built in memory (a
+   * tree) is serialised by some reads of its children, which frees the children an
+   * earlier view pointed into; one received from the bus is serialised already. */
+  (void) g_variant_get_data (value);
   memset (event, 0, sizeof *event);
-  g_variant_get_child (value, 0, "t", &event->seq);
-  g_variant_get_child (value, 1, "t", &event->time_ns);
-  g_variant_get_child (value, 2, "t", &event->duration_ns);
-  g_variant_get_child (value, 3, "u", &event->pid);
-  g_variant_get_child (value, 4, "u", &event->ppid);
-  g_variant_get_child (value, 5, "u", &event->tid);
-  g_variant_get_child (value, 6, "u", &event->uid);
-  g_variant_get_child (value, 8, "&s", &syscall);
-  g_variant_get_child (value, 9, "x", &event->result);
-  g_variant_get_child (value, 12, "&s", &event->detail);
-
-  if (!take_bytestring (value, 7, FM_COMM_MAX - 1, &event->comm, &event->comm_len))
-    return parse_error (error, "bad comm");
-  if (!take_bytestring (value, 10, FM_PATH_MAX, &event->path, &event->path_len))
-    return parse_error (error, "bad path");
-  if (!take_bytestring (value, 11, FM_PATH_MAX, &event->path2, &event->path2_len))
-    return parse_error (error, "bad path2");
-  detail_len = strlen (event->detail);
-  if (detail_len > FM_DETAIL_MAX)
-    return parse_error (error, "detail too long");
-  event->detail_len = (guint16) detail_len;
-  if (!syscall_from_name (syscall, &event->syscall_nr))
-    {
-      g_set_error (error, FM_ERROR, FM_ERROR_PARSE, "malformed event: unknown syscall “%s”",
-                   syscall);
-      return FALSE;
-    }
+  FM_EVENT_FIELDS (FROM_VARIANT)
   return TRUE;
 }

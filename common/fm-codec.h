@@ -1,5 +1,6 @@
 /* fm-codec.h: the typed GVariant form of events, as carried by the Events signal:
- * a(tttuuuuaysxayays). */
+ * a(tttuuuuaysxayays), one child per stored field of FM_EVENT_FIELDS (fm-event-fields.h)
+ * in the table's order. */
 #pragma once
 
 #include <glib.h>
@@ -8,7 +9,7 @@
 
 G_BEGIN_DECLS
 
-#define FM_EVENT_VARIANT_TYPE_STRING "(tttuuuuaysxayays)"
+#define FM_EVENT_VARIANT_TYPE_STRING "(" FM_EVENT_FIELDS (FM_FIELD_GVARIANT) ")"
 #define FM_EVENT_VARIANT_TYPE ((const GVariantType *) FM_EVENT_VARIANT_TYPE_STRING)
 #define FM_BATCH_VARIANT_TYPE ((const GVariantType *) "a" FM_EVENT_VARIANT_TYPE_STRING)
 

@@ -21,11 +21,11 @@ fm_event_set_strings (FmEvent    *event,
   /* A truncated string stays a valid view only because consumers use the lengths; the
    * encoders never read past them. */
   event->comm = comm != NULL ? comm : "";
-  event->comm_len = clamped_len (comm, FM_COMM_MAX - 1);
+  event->comm_len = clamped_len (comm, fm_event_fields[FM_FIELD_COMM].limit);
   event->path = path != NULL ? path : "";
-  event->path_len = clamped_len (path, FM_PATH_MAX);
+  event->path_len = clamped_len (path, fm_event_fields[FM_FIELD_PATH].limit);
   event->path2 = path2 != NULL ? path2 : "";
-  event->path2_len = clamped_len (path2, FM_PATH_MAX);
+  event->path2_len = clamped_len (path2, fm_event_fields[FM_FIELD_PATH2].limit);
   event->detail = detail != NULL ? detail : "";
   event->detail_len = clamped_len (detail, FM_DETAIL_MAX);
   if (event->detail_len == FM_DETAIL_MAX && event->detail[FM_DETAIL_MAX] != '\0')
@@ -45,23 +45,21 @@ bytes_equal (const char *a, guint16 a_len, const char *b, guint16 b_len)
   return a_len == b_len && (a_len == 0 || memcmp (a, b, a_len) == 0);
 }
 
+#define EQUAL_U64(m) a->m == b->m &&
+#define EQUAL_U32(m) a->m == b->m &&
+#define EQUAL_I64(m) a->m == b->m &&
+#define EQUAL_SYSCALL(m) a->m == b->m &&
+#define EQUAL_BYTES(m) bytes_equal (a->m, a->m##_len, b->m, b->m##_len) &&
+#define EQUAL_UTF8(m) bytes_equal (a->m, a->m##_len, b->m, b->m##_len) &&
+#define EQUAL_ERRNO(m)
+#define EQUAL_USER(m)
+#define EQUAL(id, m, type, ...) EQUAL_##type (m)
+
 gboolean
 fm_event_equal (const FmEvent *a,
                 const FmEvent *b)
 {
   g_return_val_if_fail (a != NULL && b != NULL, FALSE);
 
-  return a->seq == b->seq &&
-         a->time_ns == b->time_ns &&
-         a->duration_ns == b->duration_ns &&
-         a->pid == b->pid &&
-         a->ppid == b->ppid &&
-         a->tid == b->tid &&
-         a->uid == b->uid &&
-         a->result == b->result &&
-         a->syscall_nr == b->syscall_nr &&
-         bytes_equal (a->comm, a->comm_len, b->comm, b->comm_len) &&
-         bytes_equal (a->path, a->path_len, b->path, b->path_len) &&
-         bytes_equal (a->path2, a->path2_len, b->path2, b->path2_len) &&
-         bytes_equal (a->detail, a->detail_len, b->detail, b->detail_len);
+  return FM_EVENT_FIELDS (EQUAL) TRUE;
 }

@@ -210,8 +210,12 @@ users_matching (const char *glob, gsize glob_len)
 }
 
 Node *
-fm_filter_parse_comparison (Parser *ps, Field field, gboolean numeric)
+fm_filter_parse_comparison (Parser *ps, const FmFieldInfo *field)
 {
+  FmFilterKind kind = field->filter_kind;
+  /* compared as numbers; errno takes a name or number but ~ on its name too */
+  gboolean numeric = kind != FM_FILTER_KIND_TEXT && kind != FM_FILTER_KIND_SYSCALL &&
+                     kind != FM_FILTER_KIND_ERRNO;
   const char *op_at;
   Op op;
   g_autofree char *value = NULL;
@@ -247,21 +251,21 @@ fm_filter_parse_comparison (Parser *ps, Field field, gboolean numeric)
 
   /* \x00 in a quoted value: a name, number or time read as a C string would stop at the
    * NUL and quietly mean something shorter (syscall='open\x00x' as open) */
-  if ((numeric || field == F_SYSCALL) && op != OP_MATCH &&
+  if (kind != FM_FILTER_KIND_TEXT && op != OP_MATCH &&
       memchr (value, '\0', value_len) != NULL)
     return fm_filter_fail_at (ps, value_at, "a NUL byte (\\x00) cannot be part of this value");
 
   n = fm_filter_node_new (N_NUM);
-  n->field = field;
+  n->field = field->id;
   n->op = op;
 
-  if (op == OP_MATCH && field != F_ERRNO && numeric)
+  if (op == OP_MATCH && numeric)
     {
       fm_filter_node_free (n);
       return fm_filter_fail_at (ps, op_at,
                                 "~ compares text; this field is a number (use = != < <= > >=)");
     }
-  if (op == OP_MATCH || (!numeric && field != F_ERRNO))
+  if (op == OP_MATCH || kind == FM_FILTER_KIND_TEXT || kind == FM_FILTER_KIND_SYSCALL)
     {
       if (op == OP_MATCH)
         return fm_filter_compile_regex (ps, value_at, n, value, value_len);
@@ -279,7 +283,7 @@ fm_filter_parse_comparison (Parser *ps, Field field, gboolean numeric)
         }
       else
         {
-          if (field == F_SYSCALL && fm_syscall_by_name (value) == NULL &&
+          if (kind == FM_FILTER_KIND_SYSCALL && fm_syscall_by_name (value) == NULL &&
               !g_str_has_prefix (value, "syscall_"))
             {
               fm_filter_node_free (n);
@@ -292,9 +296,9 @@ fm_filter_parse_comparison (Parser *ps, Field field, gboolean numeric)
       return n;
     }
 
-  switch (field)
+  switch (kind)
     {
-    case F_ERRNO:
+    case FM_FILTER_KIND_ERRNO:
       {
         gint64 number = -1;
         int e = g_ascii_isdigit (value[0]) ?
@@ -313,14 +317,14 @@ fm_filter_parse_comparison (Parser *ps, Field field, gboolean numeric)
         n->num = -e;
         return n;
       }
-    case F_USER:
+    case FM_FILTER_KIND_USER:
       {
         struct passwd pw, *found = NULL;
         char buf[16384];
 
         if (parse_integer (value, &n->num))
           {
-            n->field = F_UID;
+            n->field = FM_FIELD_UID;
             return n;
           }
         if (memchr (value, '*', value_len) != NULL || memchr (value, '?', value_len) != NULL)
@@ -340,11 +344,11 @@ fm_filter_parse_comparison (Parser *ps, Field field, gboolean numeric)
             fm_filter_node_free (n);
             return fm_filter_fail_at (ps, value_at, "unknown user “%s”", value);
           }
-        n->field = F_UID;
+        n->field = FM_FIELD_UID;
         n->num = found->pw_uid;
         return n;
       }
-    case F_TIME:
+    case FM_FILTER_KIND_TIME:
       if (!parse_time (value, n))
         {
           fm_filter_node_free (n);
@@ -352,7 +356,7 @@ fm_filter_parse_comparison (Parser *ps, Field field, gboolean numeric)
                                     "expected a time: HH:MM[:SS[.frac]] or ns since the epoch");
         }
       return n;
-    case F_DURATION:
+    case FM_FILTER_KIND_DURATION:
       if (!parse_duration (value, &n->num))
         {
           fm_filter_node_free (n);
@@ -360,7 +364,7 @@ fm_filter_parse_comparison (Parser *ps, Field field, gboolean numeric)
                                     "expected a duration such as 1500, 20us, 1.5ms or 2s");
         }
       return n;
-    case F_RESULT:
+    case FM_FILTER_KIND_RESULT:
       /* result=-ENOENT reads naturally too */
       if (value[0] == '-' && g_ascii_isupper (value[1]) && fm_errno_from_name (value + 1) > 0)
         {

@@ -32,37 +32,64 @@ regex_matches (const Node *n, const char *s, gsize len)
   return pcre2_match (n->re, (PCRE2_SPTR) s, len, 0, 0, n->md, NULL) >= 0;
 }
 
+/* The text of a field, FM_EVENT_FIELDS expanded: strings as they are, the syscall and
+ * errno by name. */
+#define TEXT_OF_BYTES(id, m) case FM_FIELD_##id: *len = e->m##_len; return e->m;
+#define TEXT_OF_UTF8(id, m) TEXT_OF_BYTES (id, m)
+#define TEXT_OF_SYSCALL(id, m) \
+  case FM_FIELD_##id: \
+    { \
+      const char *name = fm_syscall_name (e->m, name_buf); \
+\
+      *len = strlen (name); \
+      return name; \
+    }
+#define TEXT_OF_ERRNO(id, m) \
+  case FM_FIELD_##id: \
+    { \
+      const char *name = e->result < 0 && e->result > -G_MAXINT ? \
+                         fm_errno_name ((int) -e->result) : NULL; \
+\
+      *len = name != NULL ? strlen (name) : 0; \
+      return name != NULL ? name : ""; \
+    }
+#define TEXT_OF_U64(id, m)
+#define TEXT_OF_U32(id, m)
+#define TEXT_OF_I64(id, m)
+#define TEXT_OF_USER(id, m)
+#define TEXT_OF(id, m, type, ...) TEXT_OF_##type (id, m)
+
 static const char *
 field_text (const FmEvent *e, Field field, gsize *len, char name_buf[16])
 {
   switch (field)
     {
-    case F_COMM: *len = e->comm_len; return e->comm;
-    case F_PATH: *len = e->path_len; return e->path;
-    case F_PATH2: *len = e->path2_len; return e->path2;
-    case F_DETAIL: *len = e->detail_len; return e->detail;
-    case F_SYSCALL:
-      {
-        const char *name = fm_syscall_name (e->syscall_nr, name_buf);
-
-        *len = strlen (name);
-        return name;
-      }
-    case F_ERRNO:
-      {
-        const char *name = e->result < 0 && e->result > -G_MAXINT ?
-                           fm_errno_name ((int) -e->result) : NULL;
-
-        *len = name != NULL ? strlen (name) : 0;
-        return name != NULL ? name : "";
-      }
+    FM_EVENT_FIELDS (TEXT_OF)
     default:
       *len = 0;
       return "";
     }
 }
 
+/* Whether a bare word or /regex/ looks into the field: those with a text. */
+static gboolean
+is_text (const FmFieldInfo *field)
+{
+  return field->type == FM_FIELD_TYPE_BYTES || field->type == FM_FIELD_TYPE_UTF8 ||
+         field->type == FM_FIELD_TYPE_SYSCALL || field->type == FM_FIELD_TYPE_ERRNO;
+}
+
 #define NS_PER_DAY (G_GINT64_CONSTANT (86400) * 1000000000)
+
+#define NUMBER_OF_U64(id, m) case FM_FIELD_##id: return (gint64) e->m;
+#define NUMBER_OF_U32(id, m) case FM_FIELD_##id: return e->m;
+#define NUMBER_OF_I64(id, m) case FM_FIELD_##id: return e->m;
+#define NUMBER_OF_SYSCALL(id, m)
+#define NUMBER_OF_BYTES(id, m)
+#define NUMBER_OF_UTF8(id, m)
+#define NUMBER_OF_ERRNO(id, m)
+#define NUMBER_OF_USER(id, m)
+#define NUMBER_OF(id, m, type, ...) NUMBER_OF_##type (id, m)
 
 static gint64
 field_number (const FmEvent *e, const Node *n)
@@ -75,14 +102,7 @@ field_number (const FmEvent *e, const Node *n)
 
         return (gint64) ((e->time_ns % NS_PER_DAY + (guint64) offset) % NS_PER_DAY);
       }
-    case F_PID: return e->pid;
-    case F_PPID: return e->ppid;
-    case F_TID: return e->tid;
-    case F_UID: return e->uid;
-    case F_RESULT: return e->result;
-    case F_TIME: return (gint64) e->time_ns;
-    case F_DURATION: return (gint64) e->duration_ns;
-    case F_SEQ: return (gint64) e->seq;
+    FM_EVENT_FIELDS (NUMBER_OF)
     default: return 0;
     }
 }
@@ -175,14 +195,15 @@ format_u64 (guint64 v, char buf[24], gsize *len)
 static gboolean
 anywhere (const Node *n, const FmEvent *e)
 {
-  static const Field text_fields[] = { F_COMM, F_SYSCALL, F_PATH, F_PATH2, F_DETAIL, F_ERRNO };
   char name_buf[16], num_buf[24], result_buf[32];
   const char *s;
   gsize len;
 
-  for (gsize i = 0; i < G_N_ELEMENTS (text_fields); i++)
+  for (guint i = 0; i < FM_N_FIELDS; i++)
     {
-      s = field_text (e, text_fields[i], &len, name_buf);
+      if (!is_text (&fm_event_fields[i]))
+        continue;
+      s = field_text (e, i, &len, name_buf);
       if (n->kind == N_REGEX ? regex_matches (n, s, len) :
           contains (s, len, n->text, n->text_len, n->caseless))
         return TRUE;

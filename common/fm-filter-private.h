@@ -20,11 +20,9 @@
 
 G_BEGIN_DECLS
 
-typedef enum {
-  F_COMM, F_PID, F_PPID, F_TID, F_UID, F_USER, F_SYSCALL, F_RESULT, F_ERRNO,
-  F_PATH, F_PATH2, F_DETAIL, F_TIME, F_DURATION, F_SEQ,
-  F_TIME_OF_DAY,   /* time compared with HH:MM[:SS[.frac]]: ns since local midnight */
-} Field;
+/* What a node compares: a field of the event (FmFieldId, fm-event-fields.h), or this. */
+typedef guint Field;
+#define F_TIME_OF_DAY FM_N_FIELDS   /* time compared with HH:MM[:SS[.frac]]: ns since local midnight */
 
 typedef enum { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_MATCH } Op;
 
@@ -79,7 +77,7 @@ void fm_filter_skip_space (Parser *ps);
 char *fm_filter_parse_value (Parser *ps, gsize *len_out);
 
 /* fm-filter-compare.c */
-Node *fm_filter_parse_comparison (Parser *ps, Field field, gboolean numeric);
+Node *fm_filter_parse_comparison (Parser *ps, const FmFieldInfo *field);
 gboolean fm_filter_has_upper (const char *s, gsize len, gboolean regex);
 Node *fm_filter_compile_regex (Parser *ps, const char *at, Node *n, const char *pattern, gsize len);
 

@@ -15,35 +15,6 @@
 /* Deeper nesting than this is refused rather than recursed into. */
 #define MAX_DEPTH 200
 
-/* The fields, with what the viewer's help shows of them (fm_filter_fields()). */
-static const struct {
-  FmFilterFieldInfo info;
-  Field field;
-  gboolean numeric;
-} fields[] = {
-  { { "comm", "name of the calling thread (process name for its main thread)", "comm=sshd" }, F_COMM, FALSE },
-  { { "pid", "process id", "pid=1234" }, F_PID, TRUE },
-  { { "ppid", "parent process id", "ppid=1" }, F_PPID, TRUE },
-  { { "tid", "thread id", "tid=1234" }, F_TID, TRUE },
-  { { "uid", "user id", "uid=1000" }, F_UID, TRUE },
-  { { "user", "user name (or glob)", "user=root" }, F_USER, TRUE },
-  { { "syscall", "system call name (or glob)", "syscall=open*" }, F_SYSCALL, FALSE },
-  { { "result", "return value, negative for a failure", "result<0" }, F_RESULT, TRUE },
-  { { "errno", "error name of a failed call", "errno=EACCES" }, F_ERRNO, TRUE },
-  { { "path", "the file the call names", "path~'^/etc/'" }, F_PATH, FALSE },
-  { { "path2", "second path (rename or link target)", "path2=*.new" }, F_PATH2, FALSE },
-  { { "detail", "decoded flags, modes and arguments", "detail~O_CREAT" }, F_DETAIL, FALSE },
-  { { "time", "ns since the epoch, or a local time of day", "time>=12:00:05" }, F_TIME, TRUE },
-  { { "duration", "time the call took (ns, us, ms, s)", "duration>1ms" }, F_DURATION, TRUE },
-  { { "seq", "the event's sequence number", "seq>=100" }, F_SEQ, TRUE },
-};
-
-const FmFilterFieldInfo *
-fm_filter_field_info (guint index)
-{
-  return index < G_N_ELEMENTS (fields) ? &fields[index].info : NULL;
-}
-
 void
 fm_filter_node_free (Node *n)
 {
@@ -273,19 +244,25 @@ parse_primary (Parser *ps)
     if (*ps->p == '=' || *ps->p == '<' || *ps->p == '>' || *ps->p == '~' ||
         (ps->p[0] == '!' && ps->p[1] == '='))
       {
-        for (gsize i = 0; i < G_N_ELEMENTS (fields); i++)
-          if (strlen (fields[i].info.name) == len && strncmp (fields[i].info.name, start, len) == 0)
-            return fm_filter_parse_comparison (ps, fields[i].field, fields[i].numeric);
-        return fm_filter_fail_at (ps, start, "unknown field “%.*s”; expected comm, pid, ppid, tid, "
-                                  "uid, user, syscall, result, errno, path, path2, detail, time, "
-                                  "duration or seq", (int) len, start);
+        g_autofree char *names = NULL;
+
+        for (guint i = 0; i < FM_N_FIELDS; i++)
+          {
+            const FmFieldInfo *field = &fm_event_fields[i];
+
+            if (strlen (field->filter_name) == len && strncmp (field->filter_name, start, len) == 0)
+              return fm_filter_parse_comparison (ps, field);
+          }
+        names = fm_field_filter_names (", ", " or ");
+        return fm_filter_fail_at (ps, start, "unknown field “%.*s”; expected %s", (int) len, start,
+                                  names);
       }
     ps->p = after;
     if (len == 6 && strncmp (start, "failed", 6) == 0)
       {
         Node *n = fm_filter_node_new (N_NUM);
 
-        n->field = F_RESULT;
+        n->field = FM_FIELD_RESULT;
         n->op = OP_LT;
         n->num = 0;
         return n;

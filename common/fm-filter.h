@@ -4,8 +4,7 @@
  *   not syscall=close             syscall=open*                    failed
  *   (pid=1234 or ppid=1234) and not path~'\.so'                    passwd    /sh(adow)?/
  *
- * Fields: comm pid ppid tid uid user syscall result errno path path2 detail time duration
- * seq.
+ * Fields: those of FM_EVENT_FIELDS (fm-event-fields.h), by their filter names.
  * Operators: = != < <= > >= ~ (PCRE2); `=`/`!=` on syscall, comm, path, path2, detail and
  * user are globs when the value holds * or ?. and, or, not, parentheses (not binds tighter
  * than and, and tighter than or). A bare word or /regex/ matches anywhere in the record;
@@ -36,16 +35,6 @@ void fm_filter_free (FmFilter *filter);
 guint fm_filter_error_column (const GError *error);
 
 gboolean fm_filter_match (const FmFilter *filter, const FmEvent *event);
-
-/* The language's fields, for help texts: the parser's own table. */
-typedef struct {
-  const char *name;
-  const char *description;
-  const char *example;        /* a comparison that parses */
-} FmFilterFieldInfo;
-
-/* Field @index (from 0), or NULL past the last one. */
-const FmFilterFieldInfo *fm_filter_field_info (guint index);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmFilter, fm_filter_free)
 

@@ -49,12 +49,24 @@ fm_format_to_string (FmFormat format)
   g_return_val_if_reached ("text");
 }
 
-#define CSV_COLUMNS "seq,time_ns,duration_ns,pid,ppid,tid,uid,comm,syscall,result,errno,path,path2,detail"
+/* The jsonl keys and csv columns: the fields of FM_EVENT_FIELDS (fm-event-fields.h) that
+ * have a key, in table order. */
+#define CSV_COLUMN_KEYED(key) "," key
+#define CSV_COLUMN_U64 CSV_COLUMN_KEYED
+#define CSV_COLUMN_U32 CSV_COLUMN_KEYED
+#define CSV_COLUMN_I64 CSV_COLUMN_KEYED
+#define CSV_COLUMN_SYSCALL CSV_COLUMN_KEYED
+#define CSV_COLUMN_BYTES CSV_COLUMN_KEYED
+#define CSV_COLUMN_UTF8 CSV_COLUMN_KEYED
+#define CSV_COLUMN_ERRNO CSV_COLUMN_KEYED
+#define CSV_COLUMN_USER(key)
+#define CSV_COLUMN(id, m, type, off, limit, key, ...) CSV_COLUMN_##type (key)
 
 const char *
 fm_format_header (FmFormat format)
 {
-  return format == FM_FORMAT_CSV ? CSV_COLUMNS "\r\n" : NULL;
+  /* past the first column's comma */
+  return format == FM_FORMAT_CSV ? (FM_EVENT_FIELDS (CSV_COLUMN) "\r\n") + 1 : NULL;
 }
 
 static const char hex[] = "0123456789abcdef";
@@ -212,47 +224,54 @@ append_i64 (GString *out, gint64 v)
     append_u64 (out, (guint64) v);
 }
 
+/* The errno name of a failed call's result; NULL when it has none. */
+static const char *
+errno_name (const FmEvent *e)
+{
+  return e->result < 0 && e->result > -G_MAXINT ? fm_errno_name ((int) -e->result) : NULL;
+}
+
+/* One field's value in a jsonl object or a csv record, then its separator: the writers
+ * below are FM_EVENT_FIELDS expanded with these. */
+#define JSONL_U64(m) append_u64 (out, e->m);
+#define JSONL_U32(m) append_u64 (out, e->m);
+#define JSONL_I64(m) append_i64 (out, e->m);
+#define JSONL_SYSCALL(m) \
+  g_string_append_c (out, '"'); \
+  g_string_append (out, fm_syscall_name (e->m, name_buf)); \
+  g_string_append_c (out, '"');
+#define JSONL_BYTES(m) append_json_string (out, e->m, e->m##_len);
+#define JSONL_UTF8(m) append_json_string (out, e->m, e->m##_len);
+#define JSONL_ERRNO(m) \
+  if (errno_name (e) != NULL) \
+    { \
+      g_string_append_c (out, '"'); \
+      g_string_append (out, errno_name (e)); \
+      g_string_append_c (out, '"'); \
+    } \
+  else \
+    g_string_append (out, "null");
+#define JSONL_KEYED(key, value) g_string_append (out, "\"" key "\":"); value g_string_append_c (out, ',');
+#define JSONL_FIELD_U64(m, key) JSONL_KEYED (key, JSONL_U64 (m))
+#define JSONL_FIELD_U32(m, key) JSONL_KEYED (key, JSONL_U32 (m))
+#define JSONL_FIELD_I64(m, key) JSONL_KEYED (key, JSONL_I64 (m))
+#define JSONL_FIELD_SYSCALL(m, key) JSONL_KEYED (key, JSONL_SYSCALL (m))
+#define JSONL_FIELD_BYTES(m, key) JSONL_KEYED (key, JSONL_BYTES (m))
+#define JSONL_FIELD_UTF8(m, key) JSONL_KEYED (key, JSONL_UTF8 (m))
+#define JSONL_FIELD_ERRNO(m, key) JSONL_KEYED (key, JSONL_ERRNO (m))
+#define JSONL_FIELD_USER(m, key)
+#define JSONL_FIELD(id, m, type, off, limit, key, ...) JSONL_FIELD_##type (m, key)
+
 static void
 format_jsonl (const FmEvent *e, GString *out)
 {
   char name_buf[16];
-  const char *err = e->result < 0 && e->result > -G_MAXINT ? fm_errno_name ((int) -e->result) : NULL;
 
-  g_string_append (out, "{\"seq\":");
-  append_u64 (out, e->seq);
-  g_string_append (out, ",\"time_ns\":");
-  append_u64 (out, e->time_ns);
-  g_string_append (out, ",\"duration_ns\":");
-  append_u64 (out, e->duration_ns);
-  g_string_append (out, ",\"pid\":");
-  append_u64 (out, e->pid);
-  g_string_append (out, ",\"ppid\":");
-  append_u64 (out, e->ppid);
-  g_string_append (out, ",\"tid\":");
-  append_u64 (out, e->tid);
-  g_string_append (out, ",\"uid\":");
-  append_u64 (out, e->uid);
-  g_string_append (out, ",\"comm\":");
-  append_json_string (out, e->comm, e->comm_len);
-  g_string_append (out, ",\"syscall\":\"");
-  g_string_append (out, fm_syscall_name (e->syscall_nr, name_buf));
-  g_string_append (out, "\",\"result\":");
-  append_i64 (out, e->result);
-  if (err != NULL)
-    {
-      g_string_append (out, ",\"errno\":\"");
-      g_string_append (out, err);
-      g_string_append (out, "\"");
-    }
-  else
-    g_string_append (out, ",\"errno\":null");
-  g_string_append (out, ",\"path\":");
-  append_json_string (out, e->path, e->path_len);
-  g_string_append (out, ",\"path2\":");
-  append_json_string (out, e->path2, e->path2_len);
-  g_string_append (out, ",\"detail\":");
-  append_json_string (out, e->detail, e->detail_len);
-  g_string_append (out, "}\n");
+  g_string_append_c (out, '{');
+  FM_EVENT_FIELDS (JSONL_FIELD)
+  /* the last field's comma closes the object */
+  out->str[out->len - 1] = '}';
+  g_string_append_c (out, '\n');
 }
 
 /* @v with leading zeros to @width digits (v < 10^width). */
@@ -373,40 +392,27 @@ append_csv_field (GString *out, const char *s, gsize len)
     g_string_append_c (out, '"');
 }
 
+#define CSV_U64(m) append_u64 (out, e->m); g_string_append_c (out, ',');
+#define CSV_U32(m) append_u64 (out, e->m); g_string_append_c (out, ',');
+#define CSV_I64(m) append_i64 (out, e->m); g_string_append_c (out, ',');
+#define CSV_SYSCALL(m) g_string_append (out, fm_syscall_name (e->m, name_buf)); g_string_append_c (out, ',');
+#define CSV_BYTES(m) append_csv_field (out, e->m, e->m##_len); g_string_append_c (out, ',');
+#define CSV_UTF8(m) append_csv_field (out, e->m, e->m##_len); g_string_append_c (out, ',');
+#define CSV_ERRNO(m) \
+  if (errno_name (e) != NULL) \
+    g_string_append (out, errno_name (e)); \
+  g_string_append_c (out, ',');
+#define CSV_USER(m)
+#define CSV_FIELD(id, m, type, ...) CSV_##type (m)
+
 static void
 format_csv (const FmEvent *e, GString *out)
 {
   char name_buf[16];
-  const char *err = e->result < 0 && e->result > -G_MAXINT ? fm_errno_name ((int) -e->result) : NULL;
 
-  append_u64 (out, e->seq);
-  g_string_append_c (out, ',');
-  append_u64 (out, e->time_ns);
-  g_string_append_c (out, ',');
-  append_u64 (out, e->duration_ns);
-  g_string_append_c (out, ',');
-  append_u64 (out, e->pid);
-  g_string_append_c (out, ',');
-  append_u64 (out, e->ppid);
-  g_string_append_c (out, ',');
-  append_u64 (out, e->tid);
-  g_string_append_c (out, ',');
-  append_u64 (out, e->uid);
-  g_string_append_c (out, ',');
-  append_csv_field (out, e->comm, e->comm_len);
-  g_string_append_c (out, ',');
-  g_string_append (out, fm_syscall_name (e->syscall_nr, name_buf));
-  g_string_append_c (out, ',');
-  append_i64 (out, e->result);
-  g_string_append_c (out, ',');
-  if (err != NULL)
-    g_string_append (out, err);
-  g_string_append_c (out, ',');
-  append_csv_field (out, e->path, e->path_len);
-  g_string_append_c (out, ',');
-  append_csv_field (out, e->path2, e->path2_len);
-  g_string_append_c (out, ',');
-  append_csv_field (out, e->detail, e->detail_len);
+  FM_EVENT_FIELDS (CSV_FIELD)
+  /* the last field's comma becomes the record's end */
+  g_string_truncate (out, out->len - 1);
   g_string_append (out, "\r\n");
 }
 

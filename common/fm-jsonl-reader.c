@@ -17,30 +17,20 @@
 #include "fm-error.h"
 #include "fm-syscalls.h"
 
-enum {
-  K_SEQ, K_TIME, K_DURATION, K_PID, K_PPID, K_TID, K_UID, K_COMM, K_SYSCALL, K_RESULT,
-  K_ERRNO, K_PATH, K_PATH2, K_DETAIL, N_KEYS
-};
+/* The keys are those of FM_EVENT_FIELDS (fm-event-fields.h); a field's TYPE says how its
+ * value is read. The largest value of an integer type (result is signed: its magnitude). */
+static guint64
+integer_max (FmFieldType type)
+{
+  switch (type)
+    {
+    case FM_FIELD_TYPE_U32: return G_MAXUINT32;
+    case FM_FIELD_TYPE_I64: return G_MAXINT64;
+    default: return G_MAXUINT64;
+    }
+}
 
-static const char *const keys[N_KEYS] = {
-  "seq", "time_ns", "duration_ns", "pid", "ppid", "tid", "uid", "comm", "syscall", "result",
-  "errno", "path", "path2", "detail",
-};
-
-static const gsize key_lens[N_KEYS] = { 3, 7, 11, 3, 4, 3, 3, 4, 7, 6, 5, 4, 5, 6 };
-
-/* The largest value of each integer key (result is signed: it is its magnitude). */
-static const guint64 key_max[N_KEYS] = {
-  [K_SEQ] = G_MAXUINT64, [K_TIME] = G_MAXUINT64, [K_DURATION] = G_MAXUINT64,
-  [K_PID] = G_MAXUINT32, [K_PPID] = G_MAXUINT32, [K_TID] = G_MAXUINT32, [K_UID] = G_MAXUINT32,
-  [K_RESULT] = G_MAXINT64,
-};
-
-/* The longest value of each string key, in bytes: what an FmEvent can hold. */
-static const gsize key_limits[N_KEYS] = {
-  [K_COMM] = FM_COMM_MAX - 1, [K_SYSCALL] = FM_SYSCALL_NAME_MAX - 1, [K_PATH] = FM_PATH_MAX,
-  [K_PATH2] = FM_PATH_MAX, [K_DETAIL] = FM_DETAIL_MAX,
-};
+G_STATIC_ASSERT (FM_N_FIELDS <= 32);   /* the keys seen are bits of a guint32 */
 
 struct _FmJsonlReader {
   GByteArray *scratch;   /* the decoded strings of the current line, NUL-terminated */
@@ -50,9 +40,6 @@ FmJsonlReader *
 fm_jsonl_reader_new (void)
 {
   FmJsonlReader *reader = g_new0 (FmJsonlReader, 1);
-
-  for (int i = 0; i < N_KEYS; i++)
-    g_assert (strlen (keys[i]) == key_lens[i]);
 
   reader->scratch = g_byte_array_new ();
   return reader;
@@ -377,6 +364,122 @@ json_skip (Json *j, int depth)
     }
 }
 
+/* The length of each field's key (0: it has none), known at compile time: every line
+ * looks up every key. */
+#define KEY_LEN_KEYED(key) sizeof (key) - 1
+#define KEY_LEN_U64 KEY_LEN_KEYED
+#define KEY_LEN_U32 KEY_LEN_KEYED
+#define KEY_LEN_I64 KEY_LEN_KEYED
+#define KEY_LEN_SYSCALL KEY_LEN_KEYED
+#define KEY_LEN_BYTES KEY_LEN_KEYED
+#define KEY_LEN_UTF8 KEY_LEN_KEYED
+#define KEY_LEN_ERRNO KEY_LEN_KEYED
+#define KEY_LEN_USER(key) 0
+#define KEY_LEN(id, m, type, off, limit, key, ...) [FM_FIELD_##id] = KEY_LEN_##type (key),
+
+static const gsize key_lens[FM_N_FIELDS] = { FM_EVENT_FIELDS (KEY_LEN) };
+
+/* The known key of @len bytes at @key, or -1. */
+static int
+key_index (const guint8 *key, gsize len)
+{
+  for (int i = 0; i < FM_N_FIELDS; i++)
+    if (key_lens[i] == len && len > 0 && memcmp (key, fm_event_fields[i].key, len) == 0)
+      return i;
+  return -1;
+}
+
+/* The value of the known key @k, as its field's type says. */
+static gboolean
+json_field (Json *j, const FmFieldInfo *field, guint *offset, gsize *len, gint64 *num)
+{
+  const char *value_at = j->p;
+
+  switch (field->type)
+    {
+    case FM_FIELD_TYPE_BYTES:
+    case FM_FIELD_TYPE_UTF8:
+    case FM_FIELD_TYPE_SYSCALL:
+      if (!json_string (j, offset, len))
+        return FALSE;
+      if (*len > (field->type == FM_FIELD_TYPE_SYSCALL ? FM_SYSCALL_NAME_MAX - 1 : field->limit))
+        {
+          j->p = value_at;
+          return json_fail (j, "string longer than its limit");
+        }
+      return TRUE;
+    case FM_FIELD_TYPE_ERRNO:
+      /* derived from result, so only its type is checked: a name or null */
+      if (j->p < j->end && *j->p == '"')
+        {
+          guint keep = j->scratch->len, off;
+          gsize n;
+
+          if (!json_string (j, &off, &n))
+            return FALSE;
+          g_byte_array_set_size (j->scratch, keep);
+          return TRUE;
+        }
+      if ((gsize) (j->end - j->p) >= 4 && memcmp (j->p, "null", 4) == 0)
+        {
+          j->p += 4;
+          return TRUE;
+        }
+      return json_fail (j, "expected a string or null");
+    case FM_FIELD_TYPE_U64:
+    case FM_FIELD_TYPE_U32:
+    case FM_FIELD_TYPE_I64:
+      return json_integer (j, num, field->type == FM_FIELD_TYPE_I64, integer_max (field->type));
+    case FM_FIELD_TYPE_USER:
+      break;
+    }
+  g_return_val_if_reached (FALSE);
+}
+
+/* "syscall_N" names a syscall the table does not know; anything else must be in it. */
+static gboolean
+syscall_from_name (const char *name, guint16 *nr, GError **error)
+{
+  const FmSyscall *sc = fm_syscall_by_name (name);
+
+  if (sc != NULL)
+    *nr = sc->nr;
+  else if (g_str_has_prefix (name, "syscall_") && g_ascii_isdigit (name[8]) &&
+           strspn (name + 8, "0123456789") == strlen (name + 8) &&
+           g_ascii_strtoull (name + 8, NULL, 10) <= G_MAXUINT16)
+    *nr = (guint16) g_ascii_strtoull (name + 8, NULL, 10);
+  else
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_PARSE, "column 1: “syscall”: unknown syscall “%s”", name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The event from the values read: FM_EVENT_FIELDS expanded. */
+#define STRING_AT(id) ((const char *) reader->scratch->data + offsets[FM_FIELD_##id])
+#define ASSIGN_NUMBER(id, m, ctype) event->m = (ctype) nums[FM_FIELD_##id];
+#define ASSIGN_U64(id, m) ASSIGN_NUMBER (id, m, guint64)
+#define ASSIGN_U32(id, m) ASSIGN_NUMBER (id, m, guint32)
+#define ASSIGN_I64(id, m) ASSIGN_NUMBER (id, m, gint64)
+#define ASSIGN_SYSCALL(id, m) \
+  if (!syscall_from_name (STRING_AT (id), &event->m, error)) \
+    return FALSE;
+#define ASSIGN_BYTES(id, m) \
+  event->m = STRING_AT (id); \
+  event->m##_len = (guint16) lens[FM_FIELD_##id];
+#define ASSIGN_UTF8(id, m) \
+  if (!g_utf8_validate (STRING_AT (id), lens[FM_FIELD_##id], NULL)) \
+    { \
+      g_set_error (error, FM_ERROR, FM_ERROR_PARSE, "column 1: “%s”: not valid UTF-8", \
+                   fm_event_fields[FM_FIELD_##id].key); \
+      return FALSE; \
+    } \
+  ASSIGN_BYTES (id, m)
+#define ASSIGN_ERRNO(id, m)
+#define ASSIGN_USER(id, m)
+#define ASSIGN(id, m, type, ...) ASSIGN_##type (id, m)
+
 gboolean
 fm_jsonl_reader_parse_line (FmJsonlReader *reader,
                             const char    *line,
@@ -385,10 +488,10 @@ fm_jsonl_reader_parse_line (FmJsonlReader *reader,
                             GError       **error)
 {
   Json j = { line, line, line + len, reader->scratch, NULL, error };
-  guint offsets[N_KEYS] = { 0 };
-  gsize lens[N_KEYS] = { 0 };
-  gint64 nums[N_KEYS] = { 0 };
-  guint seen = 0;
+  guint offsets[FM_N_FIELDS] = { 0 };
+  gsize lens[FM_N_FIELDS] = { 0 };
+  gint64 nums[FM_N_FIELDS] = { 0 };
+  guint32 seen = 0;
 
   g_return_val_if_fail (reader != NULL && line != NULL && event != NULL, FALSE);
 
@@ -404,22 +507,19 @@ fm_jsonl_reader_parse_line (FmJsonlReader *reader,
     {
       guint key_off;
       gsize key_len;
-      int k = -1;
+      int k;
 
       json_ws (&j);
       if (!json_string (&j, &key_off, &key_len))
         return FALSE;
-      for (int i = 0; i < N_KEYS && k < 0; i++)
-        if (key_lens[i] == key_len &&
-            memcmp (reader->scratch->data + key_off, keys[i], key_len) == 0)
-          k = i;
+      k = key_index (reader->scratch->data + key_off, key_len);
       g_byte_array_set_size (reader->scratch, key_off);
       json_ws (&j);
       if (j.p >= j.end || *j.p != ':')
         return json_fail (&j, "expected : after the key");
       j.p++;
       json_ws (&j);
-      j.key = k >= 0 ? keys[k] : NULL;
+      j.key = k >= 0 ? fm_event_fields[k].key : NULL;
       if (k < 0)
         {
           if (!json_skip (&j, 0))
@@ -427,36 +527,7 @@ fm_jsonl_reader_parse_line (FmJsonlReader *reader,
         }
       else if (seen & (1u << k))
         return json_fail (&j, "duplicate key");
-      else if (k == K_COMM || k == K_SYSCALL || k == K_PATH || k == K_PATH2 || k == K_DETAIL)
-        {
-          const char *value_at = j.p;
-
-          if (!json_string (&j, &offsets[k], &lens[k]))
-            return FALSE;
-          if (lens[k] > key_limits[k])
-            {
-              j.p = value_at;
-              return json_fail (&j, "string longer than its limit");
-            }
-        }
-      else if (k == K_ERRNO)
-        {
-          /* derived from result, so only its type is checked: a name or null */
-          if (j.p < j.end && *j.p == '"')
-            {
-              guint keep = reader->scratch->len, off;
-              gsize n;
-
-              if (!json_string (&j, &off, &n))
-                return FALSE;
-              g_byte_array_set_size (reader->scratch, keep);
-            }
-          else if ((gsize) (j.end - j.p) >= 4 && memcmp (j.p, "null", 4) == 0)
-            j.p += 4;
-          else
-            return json_fail (&j, "expected a string or null");
-        }
-      else if (!json_integer (&j, &nums[k], k == K_RESULT, key_max[k]))
+      else if (!json_field (&j, &fm_event_fields[k], &offsets[k], &lens[k], &nums[k]))
         return FALSE;
       j.key = NULL;
       if (k >= 0)
@@ -477,51 +548,16 @@ fm_jsonl_reader_parse_line (FmJsonlReader *reader,
   json_ws (&j);
   if (j.p != j.end)
     return json_fail (&j, "text after the end of the object");
-  for (int i = 0; i < N_KEYS; i++)
-    if (i != K_ERRNO && !(seen & (1u << i)))
+  /* every stored field is required; errno is derived from result */
+  for (int i = 0; i < FM_N_FIELDS; i++)
+    if (fm_field_is_stored (&fm_event_fields[i]) && !(seen & (1u << i)))
       {
         g_set_error (error, FM_ERROR, FM_ERROR_PARSE, "column %u: missing key “%s”",
-                     (guint) len + 1, keys[i]);
+                     (guint) len + 1, fm_event_fields[i].key);
         return FALSE;
       }
 
   memset (event, 0, sizeof *event);
-  event->seq = (guint64) nums[K_SEQ];
-  event->time_ns = (guint64) nums[K_TIME];
-  event->duration_ns = (guint64) nums[K_DURATION];
-  event->pid = (guint32) nums[K_PID];
-  event->ppid = (guint32) nums[K_PPID];
-  event->tid = (guint32) nums[K_TID];
-  event->uid = (guint32) nums[K_UID];
-  event->result = nums[K_RESULT];
-  if (!g_utf8_validate ((const char *) reader->scratch->data + offsets[K_DETAIL], lens[K_DETAIL], NULL))
-    {
-      g_set_error_literal (error, FM_ERROR, FM_ERROR_PARSE, "column 1: “detail”: not valid UTF-8");
-      return FALSE;
-    }
-  {
-    const char *name = (const char *) reader->scratch->data + offsets[K_SYSCALL];
-    const FmSyscall *sc = fm_syscall_by_name (name);
-
-    if (sc != NULL)
-      event->syscall_nr = sc->nr;
-    else if (g_str_has_prefix (name, "syscall_") && g_ascii_isdigit (name[8]) &&
-             strspn (name + 8, "0123456789") == strlen (name + 8) &&
-             g_ascii_strtoull (name + 8, NULL, 10) <= G_MAXUINT16)
-      event->syscall_nr = (guint16) g_ascii_strtoull (name + 8, NULL, 10);
-    else
-      {
-        g_set_error (error, FM_ERROR, FM_ERROR_PARSE, "column 1: “syscall”: unknown syscall “%s”", name);
-        return FALSE;
-      }
-  }
-  event->comm = (const char *) reader->scratch->data + offsets[K_COMM];
-  event->comm_len = (guint16) lens[K_COMM];
-  event->path = (const char *) reader->scratch->data + offsets[K_PATH];
-  event->path_len = (guint16) lens[K_PATH];
-  event->path2 = (const char *) reader->scratch->data + offsets[K_PATH2];
-  event->path2_len = (guint16) lens[K_PATH2];
-  event->detail = (const char *) reader->scratch->data + offsets[K_DETAIL];
-  event->detail_len = (guint16) lens[K_DETAIL];
+  FM_EVENT_FIELDS (ASSIGN)
   return TRUE;
 }

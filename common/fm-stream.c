@@ -66,29 +66,45 @@ fm_stream_write_header (guint8 out[FM_STREAM_HEADER_SIZE])
   put_u32 (out + 12, FM_STREAM_HEADER_SIZE);
 }
 
-typedef struct {
-  guint16 comm, path, path2, detail;
-} Lengths;
+/* The expansions of FM_EVENT_FIELDS (fm-event-fields.h) that make the record's code,
+ * one macro per TYPE: a field of a derived type has no part in a record. */
 
-static Lengths
-clamped_lengths (const FmEvent *event)
+/* Its fixed part must hold every offset the table gives. */
+#define FITS_U64(off) G_STATIC_ASSERT ((off) >= 8 && (off) + 8 <= FM_RECORD_EVENT_FIXED);
+#define FITS_U32(off) G_STATIC_ASSERT ((off) >= 8 && (off) + 4 <= FM_RECORD_EVENT_FIXED);
+#define FITS_I64(off) FITS_U64 (off)
+#define FITS_SYSCALL(off) G_STATIC_ASSERT ((off) == 6);   /* the record head's aux */
+#define FITS_BYTES(off) G_STATIC_ASSERT ((off) >= 8 && (off) + 2 <= FM_RECORD_EVENT_FIXED);
+#define FITS_UTF8(off) FITS_BYTES (off)
+#define FITS_ERRNO(off)
+#define FITS_USER(off)
+#define FITS(id, m, type, off, ...) FITS_##type (off)
+FM_EVENT_FIELDS (FITS)
+
+/* The length a string field takes in the record: clamped to its limit. */
+#define CLAMPED(m, limit) ((guint16) MIN (event->m##_len, (limit)))
+
+#define STRINGS_SIZE_BYTES(m, limit) + CLAMPED (m, limit) + 1
+#define STRINGS_SIZE_UTF8(m, limit) + CLAMPED (m, limit) + 1
+#define STRINGS_SIZE_U64(m, limit)
+#define STRINGS_SIZE_U32(m, limit)
+#define STRINGS_SIZE_I64(m, limit)
+#define STRINGS_SIZE_SYSCALL(m, limit)
+#define STRINGS_SIZE_ERRNO(m, limit)
+#define STRINGS_SIZE_USER(m, limit)
+#define STRINGS_SIZE(id, m, type, off, limit, ...) STRINGS_SIZE_##type (m, limit)
+
+/* Inlined where it runs per event (the checked decoder); the function is for others. */
+static inline gsize
+event_size (const FmEvent *event)
 {
-  Lengths l = {
-    MIN (event->comm_len, FM_COMM_MAX - 1),
-    MIN (event->path_len, FM_PATH_MAX),
-    MIN (event->path2_len, FM_PATH_MAX),
-    MIN (event->detail_len, FM_DETAIL_MAX),
-  };
-
-  return l;
+  return FM_RECORD_EVENT_FIXED FM_EVENT_FIELDS (STRINGS_SIZE);
 }
 
 gsize
 fm_record_event_size (const FmEvent *event)
 {
-  Lengths l = clamped_lengths (event);
-
-  return FM_RECORD_EVENT_FIXED + l.comm + l.path + l.path2 + l.detail + 4;
+  return event_size (event);
 }
 
 static guint8 *
@@ -100,35 +116,30 @@ put_string (guint8 *p, const char *s, guint16 len)
   return p + len + 1;
 }
 
+#define ENCODE_U64(m, off, limit) put_u64 (out + (off), event->m);
+#define ENCODE_U32(m, off, limit) put_u32 (out + (off), event->m);
+#define ENCODE_I64(m, off, limit) put_u64 (out + (off), (guint64) event->m);
+#define ENCODE_SYSCALL(m, off, limit) put_u16 (out + (off), event->m);
+#define ENCODE_BYTES(m, off, limit) \
+  put_u16 (out + (off), CLAMPED (m, limit)); \
+  p = put_string (p, event->m, CLAMPED (m, limit));
+#define ENCODE_UTF8(m, off, limit) ENCODE_BYTES (m, off, limit)
+#define ENCODE_ERRNO(m, off, limit)
+#define ENCODE_USER(m, off, limit)
+#define ENCODE(id, m, type, off, limit, ...) ENCODE_##type (m, off, limit)
+
 gsize
 fm_record_encode_event (const FmEvent *event,
                         guint8        *out)
 {
-  Lengths l = clamped_lengths (event);
-  gsize size = FM_RECORD_EVENT_FIXED + l.comm + l.path + l.path2 + l.detail + 4;
-  guint8 *p;
+  guint8 *p = out + FM_RECORD_EVENT_FIXED;
+  gsize size;
 
-  put_u32 (out, (guint32) size);
   put_u16 (out + 4, FM_RECORD_EVENT);
-  put_u16 (out + 6, event->syscall_nr);
-  put_u64 (out + 8, event->seq);
-  put_u64 (out + 16, event->time_ns);
-  put_u64 (out + 24, event->duration_ns);
-  put_u32 (out + 32, event->pid);
-  put_u32 (out + 36, event->ppid);
-  put_u32 (out + 40, event->tid);
-  put_u32 (out + 44, event->uid);
-  put_u64 (out + 48, (guint64) event->result);
-  put_u16 (out + 56, l.comm);
-  put_u16 (out + 58, l.path);
-  put_u16 (out + 60, l.path2);
-  put_u16 (out + 62, l.detail);
-  p = out + FM_RECORD_EVENT_FIXED;
-  p = put_string (p, event->comm, l.comm);
-  p = put_string (p, event->path, l.path);
-  p = put_string (p, event->path2, l.path2);
-  p = put_string (p, event->detail, l.detail);
-  g_assert ((gsize) (p - out) == size);
+  FM_EVENT_FIELDS (ENCODE)
+  /* where the strings end, so each length is clamped once */
+  size = (gsize) (p - out);
+  put_u32 (out, (guint32) size);
   return size;
 }
 
@@ -200,29 +211,56 @@ take_string (const guint8 **p, guint16 len, const char **out)
   return TRUE;
 }
 
+/* The view: numbers read at their offsets, strings in table order after the fixed part. */
+#define VIEW_U64(m, off) event->m = get_u64 (data + (off));
+#define VIEW_U32(m, off) event->m = get_u32 (data + (off));
+#define VIEW_I64(m, off) event->m = (gint64) get_u64 (data + (off));
+#define VIEW_SYSCALL(m, off) event->m = get_u16 (data + (off));
+#define VIEW_BYTES(m, off) \
+  event->m##_len = get_u16 (data + (off)); \
+  event->m = strings; \
+  strings += event->m##_len + 1;
+#define VIEW_UTF8(m, off) VIEW_BYTES (m, off)
+#define VIEW_ERRNO(m, off)
+#define VIEW_USER(m, off)
+#define VIEW(id, m, type, off, ...) VIEW_##type (m, off)
+
+static inline void
+view_event (const guint8 *data,
+            FmEvent      *event)
+{
+  const char *strings = (const char *) data + FM_RECORD_EVENT_FIXED;
+
+  FM_EVENT_FIELDS (VIEW)
+}
+
 void
 fm_record_view_event (const guint8 *data,
                       FmEvent      *event)
 {
-  event->syscall_nr = get_u16 (data + 6);
-  event->seq = get_u64 (data + 8);
-  event->time_ns = get_u64 (data + 16);
-  event->duration_ns = get_u64 (data + 24);
-  event->pid = get_u32 (data + 32);
-  event->ppid = get_u32 (data + 36);
-  event->tid = get_u32 (data + 40);
-  event->uid = get_u32 (data + 44);
-  event->result = (gint64) get_u64 (data + 48);
-  event->comm_len = get_u16 (data + 56);
-  event->path_len = get_u16 (data + 58);
-  event->path2_len = get_u16 (data + 60);
-  event->detail_len = get_u16 (data + 62);
-
-  event->comm = (const char *) data + FM_RECORD_EVENT_FIXED;
-  event->path = event->comm + event->comm_len + 1;
-  event->path2 = event->path + event->path_len + 1;
-  event->detail = event->path2 + event->path2_len + 1;
+  view_event (data, event);
 }
+
+/* The checks of a string field: within its limit, its NUL where its length says. */
+#define CHECK_LIMIT_BYTES(m, limit) || event->m##_len > (limit)
+#define CHECK_LIMIT_UTF8(m, limit) || event->m##_len > (limit)
+#define CHECK_LIMIT_U64(m, limit)
+#define CHECK_LIMIT_U32(m, limit)
+#define CHECK_LIMIT_I64(m, limit)
+#define CHECK_LIMIT_SYSCALL(m, limit)
+#define CHECK_LIMIT_ERRNO(m, limit)
+#define CHECK_LIMIT_USER(m, limit)
+#define CHECK_LIMIT(id, m, type, off, limit, ...) CHECK_LIMIT_##type (m, limit)
+
+#define CHECK_STRING_BYTES(m) || !take_string (&p, event->m##_len, &event->m)
+#define CHECK_STRING_UTF8(m) || !take_string (&p, event->m##_len, &event->m)
+#define CHECK_STRING_U64(m)
+#define CHECK_STRING_U32(m)
+#define CHECK_STRING_I64(m)
+#define CHECK_STRING_SYSCALL(m)
+#define CHECK_STRING_ERRNO(m)
+#define CHECK_STRING_USER(m)
+#define CHECK_STRING(id, m, type, ...) CHECK_STRING_##type (m)
 
 gboolean
 fm_record_decode_event (const guint8 *data,
@@ -230,10 +268,11 @@ fm_record_decode_event (const guint8 *data,
                         FmEvent      *event,
                         GError      **error)
 {
+  static const FmEvent empty;   /* the shortest record: every string empty */
   const guint8 *p;
   gsize size;
 
-  if (len < FM_RECORD_EVENT_FIXED + 4)
+  if (len < event_size (&empty))
     return parse_error (error, "event record too short");
   size = get_u32 (data);
   if (size != len)
@@ -241,19 +280,14 @@ fm_record_decode_event (const guint8 *data,
   if (get_u16 (data + 4) != FM_RECORD_EVENT)
     return parse_error (error, "not an event record");
 
-  fm_record_view_event (data, event);
-  if (event->comm_len >= FM_COMM_MAX || event->path_len > FM_PATH_MAX ||
-      event->path2_len > FM_PATH_MAX || event->detail_len > FM_DETAIL_MAX)
+  view_event (data, event);
+  if (FALSE FM_EVENT_FIELDS (CHECK_LIMIT))
     return parse_error (error, "string longer than its limit");
-  if ((gsize) FM_RECORD_EVENT_FIXED + event->comm_len + event->path_len + event->path2_len +
-      event->detail_len + 4 != size)
+  if (event_size (event) != size)
     return parse_error (error, "string lengths do not add up to the record size");
 
   p = data + FM_RECORD_EVENT_FIXED;
-  if (!take_string (&p, event->comm_len, &event->comm) ||
-      !take_string (&p, event->path_len, &event->path) ||
-      !take_string (&p, event->path2_len, &event->path2) ||
-      !take_string (&p, event->detail_len, &event->detail))
+  if (FALSE FM_EVENT_FIELDS (CHECK_STRING))
     return parse_error (error, "string not terminated where its length says");
   return TRUE;
 }
@@ -336,8 +370,10 @@ dispatch (FmStreamDecoder *decoder,
 
         if (!fm_record_decode_event (rec, size, &event, &local))
           return fail (decoder, error, local->message);
-        if (decoder->callbacks.event != NULL &&
-            !decoder->callbacks.event (&event, decoder->user_data))
+        if (decoder->callbacks.event_record != NULL
+            ? !decoder->callbacks.event_record (rec, size, &event, decoder->user_data)
+            : decoder->callbacks.event != NULL &&
+              !decoder->callbacks.event (&event, decoder->user_data))
           {
             *stop = TRUE;
             return FALSE;

@@ -15,7 +15,8 @@
  *   6  2  aux        u16, type-specific
  * Readers skip records of a type they do not know (size tells how far).
  *
- * Event record (type 1; aux = x86_64 syscall number):
+ * Event record (type 1; aux = x86_64 syscall number). The offsets are those of
+ * FM_EVENT_FIELDS (fm-event-fields.h), which the code reads; today:
  *   8  8  seq        u64
  *   16 8  time_ns    u64, CLOCK_REALTIME
  *   24 8  duration   u64, ns
@@ -28,7 +29,7 @@
  *   58 2  path_len   u16 } each string is followed by one NUL byte and contains none.
  *   60 2  path2_len  u16 }
  *   62 2  detail_len u16 }
- *   64 .. comm NUL path NUL path2 NUL detail NUL
+ *   64 .. comm NUL path NUL path2 NUL detail NUL   (the table's order)
  *   size = 64 + comm_len + path_len + path2_len + detail_len + 4
  *
  * Gap record (type 2, aux 0, size 24): this reader missed events because it fell behind.
@@ -56,7 +57,13 @@ G_BEGIN_DECLS
 #define FM_RECORD_DROPPED_SIZE 16
 #define FM_RECORD_CAPTURE_SIZE 16
 /* Upper bound of one record's size; the decoder refuses anything larger. */
-#define FM_RECORD_MAX_SIZE     (FM_RECORD_EVENT_FIXED + 2 * FM_PATH_MAX + FM_COMM_MAX + FM_DETAIL_MAX + 4)
+#define FM_RECORD_MAX_SIZE     (FM_RECORD_EVENT_FIXED FM_EVENT_FIELDS (FM_FIELD_MAX_BYTES))
+
+/* The offset of each stored field in an event record: FM_RECORD_OFFSET_RESULT... */
+#define FM_RECORD_OFFSET(id, m, type, off, ...) FM_FIELD_IF_STORED_##type (FM_RECORD_OFFSET_##id = (off),)
+enum {
+  FM_EVENT_FIELDS (FM_RECORD_OFFSET)
+};
 
 typedef enum {
   FM_RECORD_EVENT = 1,
@@ -111,6 +118,13 @@ typedef struct {
   void (*dropped) (guint64 total, gpointer user_data);
   /* The capture stopped or a new one started; its events begin at @next_seq. */
   void (*capture) (FmCaptureChange change, guint64 next_seq, gpointer user_data);
+  /* Optional, called instead of @event when set: an event with the @size bytes of its
+   * record as received (checked as fm_record_decode_event checks them), for a reader
+   * that keeps records rather than events. Valid during the call only. */
+  gboolean (*event_record) (const guint8  *record,
+                            gsize          size,
+                            const FmEvent *event,
+                            gpointer       user_data);
 } FmStreamCallbacks;
 
 FmStreamDecoder *fm_stream_decoder_new (const FmStreamCallbacks *callbacks,

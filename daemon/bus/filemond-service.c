@@ -275,41 +275,53 @@ handle_stop (FmFilemond1           *object,
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
-/* Options that are only "since-seq" (t), as Save and OpenStream take. */
+/* The options of the methods that read the buffer: "since-seq" (t), for Save and
+ * OpenStream, and "follow" (b), for OpenStream only (@follow NULL: not accepted). */
 static gboolean
-parse_since_seq (GVariant  *options,
-                 const char *method,
-                 gboolean  *present,
-                 guint64   *since_seq,
-                 GError   **error)
+parse_read_options (GVariant   *options,
+                    const char *method,
+                    gboolean   *has_since,
+                    guint64    *since_seq,
+                    gboolean   *follow,
+                    GError    **error)
 {
   GVariantIter iter;
   const char *key;
   GVariant *next_value;
 
-  *present = FALSE;
+  *has_since = FALSE;
   *since_seq = 0;
+  if (follow != NULL)
+    *follow = TRUE;
 
   g_variant_iter_init (&iter, options);
   while (g_variant_iter_next (&iter, "{&sv}", &key, &next_value))
     {
       g_autoptr(GVariant) value = next_value;
+      gboolean is_follow = follow != NULL && g_str_equal (key, "follow");
+      const char *type = is_follow ? "b" : "t";
 
-      if (!g_str_equal (key, "since-seq"))
+      if (!is_follow && !g_str_equal (key, "since-seq"))
         {
           g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
-                       "%s: unknown option “%s” (known: since-seq)", method, key);
+                       "%s: unknown option “%s” (known: since-seq%s)", method, key,
+                       follow != NULL ? ", follow" : "");
           return FALSE;
         }
-      if (!g_variant_is_of_type (value, G_VARIANT_TYPE_UINT64))
+      if (!g_variant_is_of_type (value, G_VARIANT_TYPE (type)))
         {
           g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
-                       "%s: option “since-seq” must be of type “t”, not “%s”", method,
+                       "%s: option “%s” must be of type “%s”, not “%s”", method, key, type,
                        g_variant_get_type_string (value));
           return FALSE;
         }
-      *present = TRUE;
-      *since_seq = g_variant_get_uint64 (value);
+      if (is_follow)
+        *follow = g_variant_get_boolean (value);
+      else
+        {
+          *has_since = TRUE;
+          *since_seq = g_variant_get_uint64 (value);
+        }
     }
   return TRUE;
 }
@@ -408,7 +420,7 @@ handle_save (FmFilemond1           *object,
                                              arg_format);
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
-  if (!parse_since_seq (arg_options, "Save", &has_since, &since_seq, &error))
+  if (!parse_read_options (arg_options, "Save", &has_since, &since_seq, NULL, &error))
     {
       g_dbus_method_invocation_return_gerror (invocation, error);
       return G_DBUS_METHOD_INVOCATION_HANDLED;
@@ -503,13 +515,14 @@ handle_open_stream (FmFilemond1           *object,
   FmdService *self = FMD_SERVICE (object);
   g_autoptr(GUnixFDList) out_list = NULL;
   g_autoptr(GError) error = NULL;
-  gboolean has_since;
+  gboolean has_since, follow;
   guint64 since_seq;
   int fd;
 
-  if (!parse_since_seq (arg_options, "OpenStream", &has_since, &since_seq, &error) ||
+  if (!parse_read_options (arg_options, "OpenStream", &has_since, &since_seq, &follow,
+                           &error) ||
       (fd = fmd_streams_open (self->streams, peer_name (invocation), has_since, since_seq,
-                              &error)) < 0)
+                              follow, &error)) < 0)
     {
       g_dbus_method_invocation_return_gerror (invocation, error);
       return G_DBUS_METHOD_INVOCATION_HANDLED;

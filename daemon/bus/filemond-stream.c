@@ -26,6 +26,7 @@ typedef enum {
   FLUSH_BLOCKED,   /* the socket is full: wait for POLLOUT */
   FLUSH_MORE,      /* budget spent, more to write */
   FLUSH_DEAD,      /* the reader is gone */
+  FLUSH_DONE,      /* a stream that ends at the live edge got everything up to it */
 } FlushResult;
 
 typedef struct {
@@ -36,6 +37,7 @@ typedef struct {
   int fd;
   gboolean blocked;
   guint64 cursor;         /* next seq owed to the reader */
+  guint64 end_seq;        /* the stream ends before this seq (G_MAXUINT64: it follows) */
   guint64 dropped_sent;   /* the DroppedCount the reader knows */
   guint64 changes_sent;   /* capture changes the reader was told of */
   gsize pending_len;
@@ -115,6 +117,18 @@ record_size (const guint8 *record)
 
   memcpy (&size, record, sizeof size);
   return GUINT32_FROM_LE (size);
+}
+
+/* The bytes of the first @n_records records of a run. */
+static gsize
+run_bytes (const guint8 *data,
+           guint64       n_records)
+{
+  gsize len = 0;
+
+  for (guint64 i = 0; i < n_records; i++)
+    len += record_size (data + len);
+  return len;
 }
 
 static void
@@ -209,7 +223,10 @@ stream_flush (FmdStreams *self,
           continue;
         }
 
-      first = fmd_ring_get_first_seq (self->ring);
+      if (stream->cursor >= stream->end_seq)
+        return FLUSH_DONE;
+
+      first = MIN (fmd_ring_get_first_seq (self->ring), stream->end_seq);
       if (stream->cursor < first)
         {
           /* the ring overwrote these before this reader got them */
@@ -224,6 +241,8 @@ stream_flush (FmdStreams *self,
         return FLUSH_IDLE;
       if (budget == 0)
         return FLUSH_MORE;
+      if (n_records > stream->end_seq - stream->cursor)
+        len = run_bytes (data, stream->end_seq - stream->cursor);
 
       n = send_some (stream, data, MIN (len, budget));
       if (n < 0)
@@ -275,6 +294,7 @@ flush_all_cb (gpointer user_data)
           more = TRUE;
           break;
         case FLUSH_DEAD:
+        case FLUSH_DONE:
           remove_stream (self, stream);
           break;
         case FLUSH_IDLE:
@@ -320,8 +340,11 @@ on_stream_ready (FmdStreams   *self,
 
   if (condition & G_IO_OUT)
     {
+      FlushResult result;
+
       set_blocked (stream, FALSE);
-      if (stream_flush (self, stream) == FLUSH_DEAD)
+      result = stream_flush (self, stream);
+      if (result == FLUSH_DEAD || result == FLUSH_DONE)
         remove_stream (self, stream);
       else
         schedule_flush (self);
@@ -344,6 +367,7 @@ fmd_streams_open (FmdStreams *self,
                   const char *peer,
                   gboolean    replay,
                   guint64     since_seq,
+                  gboolean    follow,
                   GError    **error)
 {
   Stream *stream;
@@ -410,6 +434,7 @@ fmd_streams_open (FmdStreams *self,
     stream->cursor = fmd_ring_get_first_seq (self->ring);
   else
     stream->cursor = MIN (since_seq, fmd_ring_get_next_seq (self->ring));
+  stream->end_seq = follow ? G_MAXUINT64 : fmd_ring_get_next_seq (self->ring);
 
   fm_stream_write_header (stream->pending);
   stream->pending_len = FM_STREAM_HEADER_SIZE;

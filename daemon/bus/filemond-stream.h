@@ -36,11 +36,14 @@ FmdStreams *fmd_streams_new (FmdRing *ring,
  * caller owns it), or -1 with FM_ERROR_IO, or G_DBUS_ERROR_LIMITS_EXCEEDED past
  * FMD_STREAMS_MAX or FMD_STREAMS_PER_PEER. With @replay, the stream starts at @since_seq (0: the
  * oldest buffered event; a number beyond the newest: the next live event); without it,
- * at the next live event. */
+ * at the next live event. With @follow it goes on with live events until the reader
+ * closes it; without, it ends (the daemon closes its end) once it has sent every event
+ * buffered when it was opened: the live edge. */
 int fmd_streams_open (FmdStreams *self,
                       const char *peer,
                       gboolean    replay,
                       guint64     since_seq,
+                      gboolean    follow,
                       GError    **error);
 
 /* The capture stopped or a new one started: each stream gets a capture record. */

@@ -44,6 +44,7 @@ class StreamReader:
         self.gaps = []     # (first_seq, count)
         self.dropped = []
         self.captures = []  # (change, next_seq): 1 stopped, 2 started
+        self.eof = False    # the daemon closed the stream
 
     def _parse(self):
         if self.header is None:
@@ -93,6 +94,7 @@ class StreamReader:
             except socket.timeout:
                 continue
             if not chunk:
+                self.eof = True
                 return until is not None and until(self)
             self.buf += chunk
             self._parse()
@@ -337,8 +339,10 @@ def stop_if_running(conn):
     wait_for(lambda: prop(conn, "State") in ("idle", "failed"))
 
 
-def open_stream(conn, since=None):
+def open_stream(conn, since=None, follow=None):
     opts = {} if since is None else {"since-seq": GLib.Variant("t", since)}
+    if follow is not None:
+        opts["follow"] = GLib.Variant("b", follow)
     reply, fds = call(conn, "OpenStream", GLib.Variant("(a{sv})", (opts,)), out_fds=True)
     fd = fds.steal_fds()[reply.unpack()[0]]
     return StreamReader(socket.socket(fileno=fd))
@@ -657,6 +661,14 @@ def check_save(tap, conn):
     written, data = save_to_pipe(conn, "jsonl", {"since-seq": GLib.Variant("t", since)})
     tap.check(data.count(b"\n") == buffered - 1 and
               json.loads(data.splitlines()[0])["seq"] == since, "/save/since-seq", written)
+    # the buffer read as dump reads it: a stream that ends at the live edge
+    edge = open_stream(conn, since=0, follow=False)
+    ended = edge.read_for(20, until=lambda r: r.eof) and len(edge.buf) == 0
+    seqs = [e[0] for e in edge.events]
+    tap.check(ended and seqs == list(range(first["seq"], first["seq"] + buffered)) and
+              not edge.gaps, "/stream/follow-false-ends-after-the-buffer",
+              (len(seqs), buffered, edge.gaps))
+    edge.sock.close()
     ro = os.open("/dev/null", os.O_RDONLY)
     expect_error(tap, "/save/read-only-fd-refused", "InvalidArgs", lambda: save(conn, "jsonl", ro))
     os.close(ro)
@@ -748,6 +760,14 @@ def check_hostile_arguments(tap, conn):
                  lambda: call(conn, "OpenStream",
                               GLib.Variant("(a{sv})", ({"x": GLib.Variant("b", True)},)),
                               out_fds=True))
+    expect_error(tap, "/args/open-stream-follow-of-the-wrong-type", "InvalidArgs",
+                 lambda: call(conn, "OpenStream",
+                              GLib.Variant("(a{sv})", ({"follow": GLib.Variant("s", "no")},)),
+                              out_fds=True))
+    null = os.open("/dev/null", os.O_WRONLY)
+    expect_error(tap, "/args/save-refuses-follow", "InvalidArgs",
+                 lambda: save(conn, "jsonl", null, {"follow": GLib.Variant("b", False)}))
+    os.close(null)
 
 
 def get_latency(conn, errors=None):

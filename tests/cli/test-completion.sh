@@ -46,5 +46,9 @@ complete_check "--help --since= --json --color= --count=" filemonctl watch --
 complete_check "--follow-children --failed-only" filemonctl start --f
 complete_check "FILES" filemonctl save ""
 complete_check "PIDS" filemonctl start --pid ""
+# the filter's fields, with an operator that suits them
+complete_check "seq> syscall=" filemonctl watch s
+complete_check "time> tid=" filemonctl dump t
+complete_check "duration> detail~" filemonctl watch d
 echo "1..$n"
 [ "$failed" = 0 ]

@@ -78,7 +78,7 @@ main (void)
   g_print ("ring alone: %u events in %.2f s: %.2f M events/s (%.0f ns an event)\n",
            N_EVENTS, secs, N_EVENTS / secs / 1e6, secs * 1e9 / N_EVENTS);
 
-  reader.fd = fmd_streams_open (streams, ":bench", FALSE, 0, NULL);
+  reader.fd = fmd_streams_open (streams, ":bench", FALSE, 0, TRUE, NULL);
   thread = g_thread_new ("reader", reader_thread, &reader);
 
   t0 = g_get_monotonic_time ();

@@ -1,6 +1,7 @@
 /* test-stream.c: OpenStream writers: replay then live without gap or duplicate, a frozen
  * reader getting the exact gap count, a slow reader not holding back another one, drop
- * records, and closing the descriptor ending the stream. */
+ * records, closing the descriptor ending the stream, and a stream that ends at the live
+ * edge (follow false). */
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -157,7 +158,7 @@ test_frozen_reader_gets_exact_gap (void)
   g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 64 * 1024);
   g_autoptr(GError) error = NULL;
   Reader r;
-  int fd = fmd_streams_open (streams, ":1.1", FALSE, 0, &error);
+  int fd = fmd_streams_open (streams, ":1.1", FALSE, 0, TRUE, &error);
 
   g_assert_no_error (error);
   g_assert_cmpint (fd, >=, 0);
@@ -191,28 +192,39 @@ test_frozen_reader_gets_exact_gap (void)
   close (fd);
 }
 
+/* A stream replaying from seq 1200 of 3000 buffered events, while 10 000 more come in
+ * batches and the reader takes some of it between them; returns its descriptor. */
+static int
+open_replay_in_flight (FmdRing    *ring,
+                       FmdStreams *streams,
+                       gboolean    follow,
+                       Reader     *r)
+{
+  g_autoptr(GError) error = NULL;
+  int fd;
+
+  append_n (ring, 0, 3000);
+  fd = fmd_streams_open (streams, ":1.1", TRUE, 1200, follow, &error);
+  g_assert_no_error (error);
+  set_nonblocking (fd);
+  reader_init (r, 1200);
+  for (guint i = 0; i < 20; i++)
+    {
+      append_n (ring, 3000 + i * 500, 500);
+      test_iterate ();
+      reader_drain (r, fd, 16 * 1024);
+    }
+  return fd;
+}
+
 static void
 test_replay_then_live_has_no_gap (void)
 {
   g_autoptr(FmdRing) ring = fmd_ring_new (100000, 64 * 1024 * 1024);
   g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 64 * 1024);
-  g_autoptr(GError) error = NULL;
   Reader r;
-  int fd;
+  int fd = open_replay_in_flight (ring, streams, TRUE, &r);
 
-  append_n (ring, 0, 3000);
-  fd = fmd_streams_open (streams, ":1.1", TRUE, 1200, &error);
-  g_assert_no_error (error);
-  set_nonblocking (fd);
-  reader_init (&r, 1200);
-
-  /* events keep coming while the replay is still in flight */
-  for (guint i = 0; i < 20; i++)
-    {
-      append_n (ring, 3000 + i * 500, 500);
-      test_iterate ();
-      reader_drain (&r, fd, 16 * 1024);
-    }
   read_until (&r, fd, 13001);
 
   g_assert_cmpuint (r.gaps, ==, 0);
@@ -232,7 +244,7 @@ test_since_zero_replays_everything (void)
   int fd;
 
   append_n (ring, 0, 250);   /* 1..150 are overwritten already */
-  fd = fmd_streams_open (streams, ":1.1", TRUE, 0, &error);
+  fd = fmd_streams_open (streams, ":1.1", TRUE, 0, TRUE, &error);
   g_assert_no_error (error);
   set_nonblocking (fd);
   reader_init (&r, 151);
@@ -253,7 +265,7 @@ test_since_overwritten_seq_reports_gap (void)
   int fd;
 
   append_n (ring, 0, 250);
-  fd = fmd_streams_open (streams, ":1.1", TRUE, 101, &error);
+  fd = fmd_streams_open (streams, ":1.1", TRUE, 101, TRUE, &error);
   g_assert_no_error (error);
   set_nonblocking (fd);
   reader_init (&r, 101);
@@ -275,7 +287,7 @@ test_live_only_starts_at_next_event (void)
   int fd;
 
   append_n (ring, 0, 10);
-  fd = fmd_streams_open (streams, ":1.1", FALSE, 0, &error);
+  fd = fmd_streams_open (streams, ":1.1", FALSE, 0, TRUE, &error);
   g_assert_no_error (error);
   set_nonblocking (fd);
   reader_init (&r, 11);
@@ -293,8 +305,8 @@ test_slow_reader_does_not_hold_back_another (void)
   g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 64 * 1024);
   g_autoptr(GError) error = NULL;
   Reader fast, slow;
-  int fast_fd = fmd_streams_open (streams, ":1.1", FALSE, 0, &error);
-  int slow_fd = fmd_streams_open (streams, ":1.1", FALSE, 0, &error);
+  int fast_fd = fmd_streams_open (streams, ":1.1", FALSE, 0, TRUE, &error);
+  int slow_fd = fmd_streams_open (streams, ":1.1", FALSE, 0, TRUE, &error);
 
   g_assert_no_error (error);
   set_nonblocking (fast_fd);
@@ -330,7 +342,7 @@ test_dropped_total_is_sent (void)
   g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 64 * 1024);
   g_autoptr(GError) error = NULL;
   Reader r;
-  int fd = fmd_streams_open (streams, ":1.1", FALSE, 0, &error);
+  int fd = fmd_streams_open (streams, ":1.1", FALSE, 0, TRUE, &error);
 
   g_assert_no_error (error);
   set_nonblocking (fd);
@@ -353,8 +365,8 @@ test_closing_the_fd_ends_the_stream (void)
   g_autoptr(FmdRing) ring = fmd_ring_new (100, 1024 * 1024);
   g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 64 * 1024);
   g_autoptr(GError) error = NULL;
-  int a = fmd_streams_open (streams, ":1.1", FALSE, 0, &error);
-  int b = fmd_streams_open (streams, ":1.1", FALSE, 0, &error);
+  int a = fmd_streams_open (streams, ":1.1", FALSE, 0, TRUE, &error);
+  int b = fmd_streams_open (streams, ":1.1", FALSE, 0, TRUE, &error);
 
   g_assert_no_error (error);
   g_assert_cmpuint (fmd_streams_get_n_streams (streams), ==, 2);
@@ -379,6 +391,89 @@ test_closing_the_fd_ends_the_stream (void)
   close (b);
 }
 
+/* Reads until the daemon ends the stream. */
+static void
+read_until_eof (Reader *r,
+                int     fd)
+{
+  for (guint spins = 0; !r->eof; spins++)
+    {
+      test_iterate ();
+      reader_drain (r, fd, G_MAXSIZE);
+      g_assert_cmpuint (spins, <, 100000);
+    }
+  g_assert_true (fm_stream_decoder_at_boundary (r->decoder));
+}
+
+static void
+test_no_follow_ends_at_the_live_edge (void)
+{
+  g_autoptr(FmdRing) ring = fmd_ring_new (100000, 64 * 1024 * 1024);
+  g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 64 * 1024);
+  Reader r;
+  int fd = open_replay_in_flight (ring, streams, FALSE, &r);
+
+  /* the events that came while the replay was in flight are past the edge: not sent */
+  read_until_eof (&r, fd);
+
+  g_assert_cmpuint (r.expected, ==, 3001);
+  g_assert_cmpuint (r.events, ==, 3000 - 1200 + 1);
+  g_assert_cmpuint (r.gaps, ==, 0);
+  g_assert_cmpuint (fmd_streams_get_n_streams (streams), ==, 0);
+  reader_clear (&r);
+  close (fd);
+}
+
+static void
+test_no_follow_gap_stops_at_the_edge (void)
+{
+  g_autoptr(FmdRing) ring = fmd_ring_new (5000, 8 * 1024 * 1024);
+  g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 64 * 1024);
+  g_autoptr(GError) error = NULL;
+  Reader r;
+  int fd;
+
+  /* 5000 records of ~110 bytes: far more than the 64 KiB socket holds */
+  append_n (ring, 0, 5000);
+  fd = fmd_streams_open (streams, ":1.1", TRUE, 0, FALSE, &error);
+  g_assert_no_error (error);
+  set_nonblocking (fd);
+  reader_init (&r, 1);
+
+  /* the reader is frozen while the ring overwrites all it was owed, and more */
+  for (guint i = 0; i < 5; i++)
+    {
+      append_n (ring, 5000 + i * 5000, 5000);
+      test_iterate ();
+    }
+  read_until_eof (&r, fd);
+
+  /* what it missed is counted up to the edge, and nothing past it arrives */
+  g_assert_cmpuint (r.expected, ==, 5001);
+  g_assert_cmpuint (r.events + r.gap_events, ==, 5000);
+  g_assert_cmpuint (r.gaps, ==, 1);
+  reader_clear (&r);
+  close (fd);
+}
+
+static void
+test_no_follow_of_an_empty_buffer_ends_at_once (void)
+{
+  g_autoptr(FmdRing) ring = fmd_ring_new (100, 1024 * 1024);
+  g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 64 * 1024);
+  g_autoptr(GError) error = NULL;
+  Reader r;
+  int fd = fmd_streams_open (streams, ":1.1", TRUE, 0, FALSE, &error);
+
+  g_assert_no_error (error);
+  set_nonblocking (fd);
+  reader_init (&r, 1);
+  read_until_eof (&r, fd);
+  g_assert_cmpuint (r.events, ==, 0);
+  reader_clear (&r);
+  close (fd);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -392,6 +487,10 @@ main (int argc, char *argv[])
   g_test_add_func ("/stream/slow-reader-does-not-hold-back-another", test_slow_reader_does_not_hold_back_another);
   g_test_add_func ("/stream/dropped-total-is-sent", test_dropped_total_is_sent);
   g_test_add_func ("/stream/closing-the-fd-ends-the-stream", test_closing_the_fd_ends_the_stream);
+  g_test_add_func ("/stream/no-follow/ends-at-the-live-edge", test_no_follow_ends_at_the_live_edge);
+  g_test_add_func ("/stream/no-follow/gap-stops-at-the-edge", test_no_follow_gap_stops_at_the_edge);
+  g_test_add_func ("/stream/no-follow/empty-buffer-ends-at-once",
+                   test_no_follow_of_an_empty_buffer_ends_at_once);
 
   return g_test_run ();
 }

@@ -9,6 +9,7 @@
 
 #include "fm-error.h"
 #include "fm-filter.h"
+#include "fm-stream.h"
 #include "fmv-capture.h"
 #include "fmv-event-list.h"
 #include "fmv-filter-term.h"
@@ -99,6 +100,61 @@ test_store_keeps_bytes_and_spans_chunks (void)
   g_assert_cmpmem (back.path, back.path_len, odd, strlen (odd));
   g_assert_cmpmem (back.comm, back.comm_len, "c\xfft", 3);
   g_assert_cmpuint (fmv_store_get_memory_size (store), >, 2000u * 2 * (FM_PATH_MAX - 1));
+}
+
+static gboolean
+keep_record (const guint8 *record, gsize size, const FmEvent *event, gpointer user_data)
+{
+  g_assert_true (fmv_store_append_record (user_data, record, size, event, NULL));
+  return TRUE;
+}
+
+/* What the live view does: the records decoded from a stream are kept as they came, and
+ * read back in place as the same events and the same bytes. */
+static void
+test_store_keeps_stream_records_as_received (void)
+{
+  static const FmStreamCallbacks callbacks = { .event_record = keep_record };
+  g_autoptr(FmvStore) store = fmv_store_new ();
+  g_autoptr(FmStreamDecoder) decoder = fm_stream_decoder_new (&callbacks, store);
+  g_autoptr(GByteArray) stream = g_byte_array_new ();
+  g_autoptr(GError) error = NULL;
+  guint8 header[FM_STREAM_HEADER_SIZE];
+  gsize off = FM_STREAM_HEADER_SIZE;
+
+  fm_stream_write_header (header);
+  g_byte_array_append (stream, header, sizeof header);
+  for (guint i = 0; i < 3000; i++)
+    {
+      FmvTestEvent t;
+
+      fmv_test_event (&t, i);
+      fm_record_append_event (stream, &t.event);
+    }
+  /* fed in uneven pieces, so that some records come whole and some reassembled */
+  for (gsize start = 0; start < stream->len; start += 7001)
+    {
+      g_assert_true (fm_stream_decoder_feed (decoder, stream->data + start,
+                                             MIN (7001, stream->len - start), &error));
+      g_assert_no_error (error);
+    }
+
+  g_assert_cmpuint (fmv_store_get_n_rows (store), ==, 3000);
+  for (guint i = 0; i < 3000; i++)
+    {
+      FmvTestEvent t;
+      FmEvent ev;
+      gsize size;
+
+      fmv_test_event (&t, i);
+      fmv_store_get_event (store, i, &ev);
+      g_assert_true (fm_event_equal (&ev, &t.event));
+      size = fm_record_event_size (&t.event);
+      /* the record's bytes: its strings start where the view's comm points */
+      g_assert_cmpmem (ev.comm - FM_RECORD_EVENT_FIXED, size, stream->data + off, size);
+      off += size;
+    }
+  g_assert_cmpuint (fmv_store_get_last_seq (store), ==, 3000);
 }
 
 /* ---- rows ------------------------------------------------------------------------------- */
@@ -860,6 +916,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/viewer/highlights/first-matching-rule-gives-the-colour",
                    test_highlights_first_matching_rule_gives_the_colour);
   g_test_add_func ("/viewer/store/keeps-bytes-and-spans-chunks", test_store_keeps_bytes_and_spans_chunks);
+  g_test_add_func ("/viewer/store/keeps-stream-records-as-received",
+                   test_store_keeps_stream_records_as_received);
   g_test_add_func ("/viewer/row/formats-columns", test_row_formats_columns);
   g_test_add_func ("/viewer/row/escapes-controls-and-bidi", test_row_escapes_controls_and_bidi);
   g_test_add_func ("/viewer/list/shows-every-row-without-filter", test_list_shows_every_row_without_filter);

@@ -13,11 +13,11 @@ n_sshd=$(grep -c '"comm":"sshd"' "$tmp/capture.jsonl")
 wait_for_log "$tmp" "filter help: 15 fields, 0 recent filters" 10
 
 # The ? button at the filter bar's right end; the popover lists the fields 34 px apart
-# from y 152, their examples at the right (errno=EACCES is the 9th).
+# from y 152 in the field table's order, their examples at the right (errno=EACCES is the 12th).
 xdotool mousemove 1250 73 click 1
 wait_for_change "$tmp" main 60
 cp "$tmp/main.png" "$out/viewer-filter-help.png"
-click_until 1193 $((152 + 8 * 34)) "filter entry: errno=EACCES$" 60
+click_until 1193 $((152 + 11 * 34)) "filter entry: errno=EACCES$" 60
 wait_for_log "$tmp" "list shows $n_eacces of 300 events" 60
 
 # Enter in the filter entry keeps a filter among the recent ones, newest first.
