@@ -51,6 +51,7 @@ struct _FmdStapBackend {
   gboolean running;
   gboolean stopping;
   gboolean stdout_done;
+  gboolean stderr_done;
   gboolean exited;
   int exit_status;
   guint kill_timeout_id;
@@ -73,11 +74,12 @@ signal_group (FmdStapBackend *self, int sig)
     g_warning ("stap: cannot signal process group %d: %s", (int) self->pgid, g_strerror (errno));
 }
 
-/* The end: stap has exited and its stdout is read to the end. */
+/* The end: stap has exited and its stdout and stderr are read to the end (its last
+ * words count the probes that did not run, as drops, before Stop is over). */
 static void
 maybe_finish (FmdStapBackend *self)
 {
-  if (!self->exited || !self->stdout_done)
+  if (!self->exited || !self->stdout_done || !self->stderr_done)
     return;
   g_clear_handle_id (&self->kill_timeout_id, g_source_remove);
   /* anything left in its group (a stapio that outlived stap) goes too */
@@ -221,7 +223,14 @@ stderr_line_cb (GObject      *source,
   const char *skipped;
 
   if (line == NULL)
-    return;   /* the end, or an error: stdout and the exit status tell the rest */
+    {
+      /* the end, or an error: stdout and the exit status tell the rest */
+      if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("stap: reading its messages: %s", error->message);
+      self->stderr_done = TRUE;
+      maybe_finish (self);
+      return;
+    }
 
   g_message ("stap: %s", line);
   /* stap -v: "Pass N: ..." when pass N is done */
@@ -335,6 +344,7 @@ fmd_stap_backend_start (FmdBackend       *backend,
   self->running = FALSE;
   self->stopping = FALSE;
   self->stdout_done = FALSE;
+  self->stderr_done = FALSE;
   self->exited = FALSE;
   g_string_truncate (self->stderr_tail, 0);
   g_byte_array_set_size (self->partial, 0);

@@ -66,7 +66,8 @@ status=0
 for label in root user; do
   echo "== $image $backend: capture as $label"
   python3 "$here/check-dump.py" "$work/results/expected-$label.jsonl" \
-    "$work/results/dump-$label.jsonl" "$srcdir/common/fm-syscalls.c" || status=1
+    "$work/results/dump-$label.jsonl" "$srcdir/common/fm-syscalls.c" \
+    "$work/results/status-stopped-$label.out" || status=1
 done
 echo "== timings"
 awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "image ready: %.1f s, guest from qemu start to power-off: %.1f s\n", b - a, c - b }'

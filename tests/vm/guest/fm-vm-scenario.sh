@@ -108,6 +108,8 @@ capture() {
   step "dump-$label" 120 "${asu[@]}" filemonctl dump --format=jsonl
   mv "$res/dump-$label.out" "$res/dump-$label.jsonl"
   step "stop-$label" 60 "${asu[@]}" filemonctl stop
+  # the counters once the backend has ended: stap counts the probes that did not run only then
+  step "status-stopped-$label" 30 "${asu[@]}" filemonctl status
 }
 
 log "kernel $(uname -r), backend $backend, storm $storm"
