@@ -29,8 +29,10 @@
 
 #define READ_SIZE (256 * 1024)
 #define STDERR_TAIL 2048
-/* how long stap gets to unload its module after SIGTERM before SIGKILL */
-#define KILL_TIMEOUT_MS 5000
+/* how long stap gets to unload its module after SIGTERM before SIGKILL: a SIGKILL loses
+ * its last words (the count of probes that did not run), and 5 s were seen not to be
+ * enough on a slow machine (a loaded host's qemu guest) */
+#define KILL_TIMEOUT_MS 30000
 
 #define FMD_TYPE_STAP_BACKEND (fmd_stap_backend_get_type ())
 G_DECLARE_FINAL_TYPE (FmdStapBackend, fmd_stap_backend, FMD, STAP_BACKEND, FmdBackend)

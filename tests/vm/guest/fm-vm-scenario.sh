@@ -26,7 +26,7 @@ storm=${storm:-20000}
 # the two captures of the same workload in the same guest side by side.
 settings() {
   case $1 in
-    bpf) start_timeout=60 follow=true ;;
+    bpf) start_timeout=300 follow=true ;;
     stap) start_timeout=300 follow=false ;;
     *) echo "fm-vm: no filemon.backend= on the kernel command line" >&2; exit 1 ;;
   esac
@@ -86,6 +86,8 @@ wait_until() {
 }
 
 marker_seen() { [ -n "$(timeout 30 "${asu[@]}" filemonctl dump --format=jsonl "path=$1")" ]; }
+# filemonctl stop returns while the backend may still be ending (stap unloading its module)
+idle() { timeout 30 "${asu[@]}" filemonctl status | grep -q '^State: *idle'; }
 
 # capture LABEL USER [BACKEND]: the workload as USER, captured by USER's filemonctl through
 # BACKEND ($backend unless given; bpf: its pid and children followed); the dump, the
@@ -120,6 +122,8 @@ capture() {
   mv "$res/dump-$label.out" "$res/dump-$label.jsonl"
   step "stop-$label" 60 "${asu[@]}" filemonctl stop
   # the counters once the backend has ended: stap counts the probes that did not run only then
+  log "step idle-$label"
+  wait_until 120 idle || fail "filemond not idle 120 s after filemonctl stop"
   step "status-stopped-$label" 30 "${asu[@]}" filemonctl status
 }
 
