@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""check-dump.py EXPECTED DUMP SYSCALLS_C: the capture of the vm tier's workload checked call
-by call against what the workload says it did.
+"""check-dump.py EXPECTED DUMP SYSCALLS_C STATUS: the capture of the vm tier's workload
+checked call by call against what the workload says it did.
 
 EXPECTED is fm-vm-workload's output (one JSON line per call, then its summary line), DUMP the
 `filemonctl dump --format=jsonl` of the capture, SYSCALLS_C the syscall table
-(common/fm-syscalls.c). For every call of the workload the capture must hold, among the
-events of the same pid and in the same order, one with the same syscall and path whose
-ppid, uid, comm, result, errno name and path2 (where the workload names one) are the ones
-the workload saw. Events the workload does not describe (its loader, libc, the fifo) may lie
-in between. Every syscall of the table must be among the calls matched, except those the
-guest's kernel does not have (the workload saw ENOSYS: no tracepoint can exist for them).
-The storm's failed stat calls must all be there (none lost), and its rate is printed.
+(common/fm-syscalls.c), STATUS the `filemonctl status` after the capture stopped. For every
+call of the workload the capture must hold, among the events of the same pid and in the same
+order, one with the same syscall and path whose ppid, uid, comm, result, errno name and path2
+(where the workload names one) are the ones the workload saw. Events the workload does not
+describe (its loader, libc, the fifo) may lie in between. Every syscall of the table must be
+among the calls matched, except those the guest's kernel does not have (the workload saw
+ENOSYS: no tracepoint can exist for them).
+Every storm call must be captured or counted lost: the calls missing from the dump at most the
+DroppedCount (which counts the losses of every process the capture saw). Its rate is printed.
 Exit status 1 with a diff of each mismatch.
 """
 import errno
@@ -35,7 +37,13 @@ def show(record):
     return "{" + ", ".join(f"{k}={record.get(k)!r}" for k in FIELDS if k in record) + "}"
 
 
-def main(expected_path, dump_path, syscalls_c):
+def dropped_count(status_path):
+    with open(status_path) as f:
+        m = re.search(r"^Dropped:\s+(\d+)", f.read(), re.M)
+    return int(m.group(1)) if m else None
+
+
+def main(expected_path, dump_path, syscalls_c, status_path):
     calls, summary = [], None
     with open(expected_path) as f:
         for line in f:
@@ -93,12 +101,19 @@ def main(expected_path, dump_path, syscalls_c):
     if summary is not None:
         storm = [e for e in events if e["syscall"] == "stat" and e["path"] == summary["storm_path"]
                  and e["result"] == -errno.ENOENT]
-        if len(storm) != summary["storm"]:
+        dropped = dropped_count(status_path)
+        lost = summary["storm"] - len(storm)
+        if dropped is None:
+            problems.append(f"no Dropped count in {status_path}")
+        elif lost < 0 or lost > dropped:
             problems.append(f"storm: {summary['storm']} failed stat calls made, "
-                            f"{len(storm)} captured")
+                            f"{len(storm)} captured, {dropped} dropped: "
+                            + ("more captured than made" if lost < 0 else
+                               f"{lost - dropped} lost without being counted"))
         rate = summary["storm"] / summary["storm_seconds"] if summary["storm_seconds"] > 0 else 0
         print(f"storm: {summary['storm']} failed stat calls in {summary['storm_seconds']:.3f} s "
-              f"while captured: {rate:.0f} events/s, {len(storm)} captured")
+              f"while captured: {rate:.0f} events/s, {len(storm)} captured, "
+              f"{dropped} dropped in the whole capture")
         if not any(e["path"] == summary["end_marker"] for e in events):
             problems.append(f"the end marker {summary['end_marker']} is not in the dump")
 
@@ -111,6 +126,6 @@ def main(expected_path, dump_path, syscalls_c):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4:
+    if len(sys.argv) != 5:
         sys.exit(__doc__)
     sys.exit(main(*sys.argv[1:]))

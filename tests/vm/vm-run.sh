@@ -6,7 +6,8 @@
 # second disk and checks each capture against the workload (check-dump.py).
 # A guest that does not power off within FILEMON_VM_TIMEOUT seconds is killed (default 2700,
 # a bound only a hang reaches: on a loaded 2-core host a guest took 240 s to reach its
-# scenario and its bpf program over 60 s to load); any failure prints the guest's console log.
+# scenario, its bpf program over 60 s to load, and a stap boot, with its three captures, was
+# still in its second after 900 s); any failure prints the guest's console log.
 set -euo pipefail
 image=$1 backend=$2 srcdir=$(cd "$3" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -63,11 +64,21 @@ tar -C "$work/results" -xf "$work/results.img" 2>/dev/null \
 [ "$(cat "$work/results/rc" 2>/dev/null)" = 0 ] || fail "the scenario in the guest failed"
 
 status=0
-for label in root user; do
+labels=(root user)
+[ -e "$work/results/dump-bpf.jsonl" ] && labels+=(bpf)
+for label in "${labels[@]}"; do
   echo "== $image $backend: capture as $label"
   python3 "$here/check-dump.py" "$work/results/expected-$label.jsonl" \
-    "$work/results/dump-$label.jsonl" "$srcdir/common/fm-syscalls.c" || status=1
+    "$work/results/dump-$label.jsonl" "$srcdir/common/fm-syscalls.c" \
+    "$work/results/status-stopped-$label.out" || status=1
 done
+if [ "$backend" = stap ]; then
+  # the same workload in the same guest through both backends, field by field
+  echo "== $image: stap (a) and bpf (b), the root workload compared"
+  python3 "$here/compare-backends.py" "$here/backend-differences.ini" \
+    "$work/results/expected-root.jsonl" "$work/results/dump-root.jsonl" \
+    "$work/results/expected-bpf.jsonl" "$work/results/dump-bpf.jsonl" || status=1
+fi
 echo "== timings"
 awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "image ready: %.1f s, guest from qemu start to power-off: %.1f s\n", b - a, c - b }'
 cat "$work/results/timings"

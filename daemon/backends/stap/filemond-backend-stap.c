@@ -29,8 +29,10 @@
 
 #define READ_SIZE (256 * 1024)
 #define STDERR_TAIL 2048
-/* how long stap gets to unload its module after SIGTERM before SIGKILL */
-#define KILL_TIMEOUT_MS 5000
+/* how long stap gets to unload its module after SIGTERM before SIGKILL: a SIGKILL loses
+ * its last words (the count of probes that did not run), and 5 s were seen not to be
+ * enough on a slow machine (a loaded host's qemu guest) */
+#define KILL_TIMEOUT_MS 30000
 
 #define FMD_TYPE_STAP_BACKEND (fmd_stap_backend_get_type ())
 G_DECLARE_FINAL_TYPE (FmdStapBackend, fmd_stap_backend, FMD, STAP_BACKEND, FmdBackend)
@@ -51,6 +53,7 @@ struct _FmdStapBackend {
   gboolean running;
   gboolean stopping;
   gboolean stdout_done;
+  gboolean stderr_done;
   gboolean exited;
   int exit_status;
   guint kill_timeout_id;
@@ -73,11 +76,12 @@ signal_group (FmdStapBackend *self, int sig)
     g_warning ("stap: cannot signal process group %d: %s", (int) self->pgid, g_strerror (errno));
 }
 
-/* The end: stap has exited and its stdout is read to the end. */
+/* The end: stap has exited and its stdout and stderr are read to the end (its last
+ * words count the probes that did not run, as drops, before Stop is over). */
 static void
 maybe_finish (FmdStapBackend *self)
 {
-  if (!self->exited || !self->stdout_done)
+  if (!self->exited || !self->stdout_done || !self->stderr_done)
     return;
   g_clear_handle_id (&self->kill_timeout_id, g_source_remove);
   /* anything left in its group (a stapio that outlived stap) goes too */
@@ -221,7 +225,14 @@ stderr_line_cb (GObject      *source,
   const char *skipped;
 
   if (line == NULL)
-    return;   /* the end, or an error: stdout and the exit status tell the rest */
+    {
+      /* the end, or an error: stdout and the exit status tell the rest */
+      if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("stap: reading its messages: %s", error->message);
+      self->stderr_done = TRUE;
+      maybe_finish (self);
+      return;
+    }
 
   g_message ("stap: %s", line);
   /* stap -v: "Pass N: ..." when pass N is done */
@@ -335,6 +346,7 @@ fmd_stap_backend_start (FmdBackend       *backend,
   self->running = FALSE;
   self->stopping = FALSE;
   self->stdout_done = FALSE;
+  self->stderr_done = FALSE;
   self->exited = FALSE;
   g_string_truncate (self->stderr_tail, 0);
   g_byte_array_set_size (self->partial, 0);

@@ -61,6 +61,19 @@ reads_at_entry (const FmSyscall *sc)
   return (sc->traits & FM_TRAIT_READ_AT_ENTRY) != 0;
 }
 
+/* The calls read at entry whose path is a string (exec, chdir): a string whose page is
+ * not resident yet cannot be read from a probe, which must not fault. */
+static gboolean
+entry_path_string (const FmSyscall *sc)
+{
+  if (!reads_at_entry (sc))
+    return FALSE;
+  for (guint i = 0; i < sc->n_args; i++)
+    if (sc->args[i] == FM_ARG_PATH)
+      return TRUE;
+  return FALSE;
+}
+
 static gboolean
 has_strings (const FmSyscall *sc)
 {
@@ -177,9 +190,10 @@ emit_string_chain (GString *s, const FmdOptions *options, gboolean entry)
   g_string_append (s, "    rec = sp . \"\\t\" . sp2 . \"\\t\" . sx . \"\\t\" . sb . \"\\t\" . sb2\n");
 }
 
-/* "nr == A || nr == B" over the selected calls read at entry; NULL when there are none. */
+/* "nr == A || nr == B" over the selected calls for which @pick holds; NULL when there are
+ * none. */
 static char *
-entry_condition (const FmdOptions *options)
+nr_condition (const FmdOptions *options, gboolean (*pick) (const FmSyscall *))
 {
   GString *c = g_string_new (NULL);
 
@@ -187,7 +201,7 @@ entry_condition (const FmdOptions *options)
     {
       const FmSyscall *sc = g_ptr_array_index (options->syscalls, i);
 
-      if (reads_at_entry (sc))
+      if (pick (sc))
         g_string_append_printf (c, "%snr == %u", c->len > 0 ? " || " : "", sc->nr);
     }
   if (c->len == 0)
@@ -222,6 +236,11 @@ static const char functions[] =
   "  # AT_FDCWD (-100), as an int: the register's upper half is not part of it\n"
   "  if ((dirfd & 0xffffffff) == 0xffffff9c) return fm_cwd(task)\n"
   "  return fm_fd_path(task, dirfd)\n"
+  "}\n"
+  "function fm_exe:string (task:long) {\n"
+  "  try {\n"
+  "    return fm_q(fullpath_struct_file(task, @cast(task, \"task_struct\", \"kernel\")->mm->exe_file), %d)\n"
+  "  } catch { return \"-\" }\n"
   "}\n"
   "function fm_argv:string (argv:long) {\n"
   "  out = \"\"\n"
@@ -307,6 +326,8 @@ emit_enter (GString *s, const FmdOptions *options, const char *entry_cond)
 static void
 emit_exit (GString *s, const FmdOptions *options, const char *entry_cond)
 {
+  g_autofree char *path_cond = nr_condition (options, entry_path_string);
+
   g_string_append (s,
     "function fm_exit:long (nr:long, ret:long) {\n"
     "  t = tid()\n"
@@ -323,8 +344,32 @@ emit_exit (GString *s, const FmdOptions *options, const char *entry_cond)
       "  if (%s) {\n"
       "    # forgotten when its map wrapped: no record rather than one without its strings\n"
       "    if (!(t in fm_s)) { fm_forget(t); return 0 }\n"
-      "    rec = fm_s[t]\n"
-      "  } else {\n", entry_cond);
+      "    rec = fm_s[t]\n", entry_cond);
+  if (path_cond != NULL)
+    {
+      g_string_append_printf (s,
+        "    # a path string unread at entry: its page was not resident and a probe cannot\n"
+        "    # fault it in; the call has read it since. A failed call left the memory, cwd\n"
+        "    # and dirfd as they were: read it again. After a successful one the path is\n"
+        "    # the new cwd (chdir) or the new program's file (exec: the old memory is gone).\n"
+        "    if ((%s) && substr(rec, 0, 1) == \"-\") {\n"
+        "      if (ret < 0) {\n", path_cond);
+      emit_string_chain (s, options, TRUE);
+      g_string_append (s, "      } else {\n        task = task_current()\n");
+      for (guint i = 0, n = 0; i < options->syscalls->len; i++)
+        {
+          const FmSyscall *sc = g_ptr_array_index (options->syscalls, i);
+
+          if (entry_path_string (sc))
+            g_string_append_printf (s,
+              "        %sif (nr == %u) rec = %s . substr(rec, 1, strlen(rec) - 1)\n",
+              n++ > 0 ? "else " : "", sc->nr,
+              g_str_equal (sc->name, "chdir") ? "fm_cwd(task)" : "fm_exe(task)");
+        }
+      g_string_append (s, "      }\n    }\n");
+    }
+  if (entry_cond != NULL)
+    g_string_append (s, "  } else {\n");
   else
     g_string_append (s, "  {\n");
   emit_string_chain (s, options, FALSE);
@@ -348,7 +393,7 @@ fmd_stap_script_generate (const FmdOptions *options)
   g_return_val_if_fail (options != NULL, NULL);
 
   follow = options->follow_children && options->pids->len > 0;
-  entry_cond = entry_condition (options);
+  entry_cond = nr_condition (options, reads_at_entry);
   /* maps of numbers wrap (%): a thread that never returned is forgotten in time; all of
    * them are written and deleted together, so they forget the same threads */
   g_string_append_printf (s,
@@ -366,7 +411,7 @@ fmd_stap_script_generate (const FmdOptions *options)
     g_string_append_printf (s, "global fm_s%%[%d]   # the strings of the calls read at entry\n",
                             FMD_STAP_INFLIGHT_STRINGS_MAX);
   g_string_append_c (s, '\n');
-  g_string_append_printf (s, functions, FMD_STAP_CAP_BASE, FMD_STAP_CAP_BASE,
+  g_string_append_printf (s, functions, FMD_STAP_CAP_BASE, FMD_STAP_CAP_BASE, FMD_STAP_CAP_PATH,
                           FMD_STAP_ARGV_MAX, FMD_STAP_CAP_TEXT,
                           entry_cond != NULL ? "; delete fm_s[t]" : "");
 
@@ -439,6 +484,15 @@ fmd_stap_command_new (const char *stap_path,
   /* no -m: SystemTap caches no module built under a name given with -m, and its own
    * name for it is already the same for the same script and build */
   g_ptr_array_add (argv, g_strdup ("-DSTP_NO_OVERLOAD"));   /* a storm must not unload the module */
+  /* A probe that does not run is a lost event, counted only when the module ends
+   * ("skipped probes: N"); these two remove the causes a storm met. Handlers run with
+   * interrupts off: the readiness timer's probe otherwise fires inside a syscall's
+   * handler on the same CPU and is skipped as reentrant. And a handler waits up to 1 s
+   * (100 000 tries, 10 us apart) for the maps' lock instead of SystemTap's 1 ms, after
+   * which it skips: the lock's holder is another CPU's handler, which ends, but whose
+   * CPU can be held up for milliseconds (a loaded host, a virtual CPU descheduled). */
+  g_ptr_array_add (argv, g_strdup ("-DINTERRUPTIBLE=0"));
+  g_ptr_array_add (argv, g_strdup ("-DMAXTRYLOCK=100000"));
   /* a handler error (an unreadable page, a lock not taken in time) skips that probe hit
    * instead of counting towards MAXERRORS/MAXSKIPPED, which end the session; the counts
    * are still reported when it ends */

@@ -23,12 +23,17 @@ storm=${storm:-20000}
 # The stap capture is the default one (every process; check-dump.py looks at the workload's
 # pids only): the image holds its precompiled module, while any filter is part of the script
 # and would compile a module of its own, many minutes under TCG (README.md).
+# A stap boot also captures the root workload once through bpf: compare-backends.py holds
+# the two captures of the same workload in the same guest side by side.
 HANG=900
-case $backend in
-  bpf) follow=true ;;
-  stap) follow=false ;;
-  *) echo "fm-vm: no filemon.backend= on the kernel command line" >&2; exit 1 ;;
-esac
+settings() {
+  case $1 in
+    bpf) follow=true ;;
+    stap) follow=false ;;
+    *) echo "fm-vm: no filemon.backend= on the kernel command line" >&2; exit 1 ;;
+  esac
+}
+settings "$backend"
 
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 log() { echo "fm-vm[$(uptime_s)]: $*" | tee -a "$res/scenario.log"; }
@@ -83,25 +88,33 @@ wait_until() {
 }
 
 marker_seen() { [ -n "$(timeout "$HANG" "${asu[@]}" filemonctl dump --format=jsonl "path=$1")" ]; }
+# filemonctl stop returns while the backend may still be ending (stap unloading its module)
+idle() { timeout "$HANG" "${asu[@]}" filemonctl status | grep -q '^State: *idle'; }
 
-# capture LABEL USER: the workload as USER, captured by USER's filemonctl (bpf: its pid
-# and children followed); the dump, the workload's own account and the status go to the results.
+# capture LABEL USER [BACKEND]: the workload as USER, captured by USER's filemonctl through
+# BACKEND ($backend unless given; bpf: its pid and children followed); the dump, the
+# workload's own account and the status go to the results. The workload's files, fifo and
+# output are named by USER, not LABEL: two captures of one user see the same paths.
 capture() {
-  local label=$1 user=$2 fifo=/run/fm-vm/go-$1 dir=/var/tmp/fm-vm-$1 wpid t0
+  local label=$1 user=$2 b=${3:-$backend} fifo=/run/fm-vm/go-$2 dir=/var/tmp/fm-vm-$2 wpid t0
+  local out=/run/fm-vm/workload-$2.jsonl
+  settings "$b"
   user_prefix "$user"
+  rm -rf "$fifo" "$dir"
   mkfifo -m 666 "$fifo"
   # setpriv execs the workload: $! is the workload's pid. It waits on the fifo.
   "${asu[@]}" /usr/local/bin/fm-vm-workload "$fifo" "$dir" "$storm" \
-    > "$res/expected-$label.jsonl" 2> "$res/workload-$label.err" &
+    > "$out" 2> "$res/workload-$label.err" &
   wpid=$!
   t0=$(uptime_s)
   filter=()
   $follow && filter=(--pid="$wpid" --follow-children)
-  step "start-$label" "${asu[@]}" filemonctl start --backend="$backend" "${filter[@]}"
+  step "start-$label" "${asu[@]}" filemonctl start --backend="$b" "${filter[@]}"
   echo "start_seconds_$label=$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { print b - a }')" >> "$res/timings"
   step "release-$label" sh -c "echo go > $fifo"
   step "workload-$label" tail --pid="$wpid" -f /dev/null
   wait "$wpid" || fail "the workload failed: $(cat "$res/workload-$label.err")"
+  mv "$out" "$res/expected-$label.jsonl"
   # every event of the workload is in once its last call's is
   log "step marker-$label"
   wait_until "$HANG" marker_seen "/fm-vm-end-$wpid" \
@@ -110,6 +123,10 @@ capture() {
   step "dump-$label" "${asu[@]}" filemonctl dump --format=jsonl
   mv "$res/dump-$label.out" "$res/dump-$label.jsonl"
   step "stop-$label" "${asu[@]}" filemonctl stop
+  # the counters once the backend has ended: stap counts the probes that did not run only then
+  log "step idle-$label"
+  wait_until "$HANG" idle || fail "filemond not idle $HANG s after filemonctl stop"
+  step "status-stopped-$label" "${asu[@]}" filemonctl status
 }
 
 log "kernel $(uname -r), backend $backend, storm $storm"
@@ -133,4 +150,5 @@ user_prefix fmuser
 step activation "${asu[@]}" filemonctl status
 [ "$(systemctl is-active filemond)" = active ] || fail "filemonctl status as fmuser did not activate filemond"
 capture user fmuser
+[ "$backend" = stap ] && capture bpf root bpf
 log "all steps done"
