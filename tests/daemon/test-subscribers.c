@@ -1,6 +1,10 @@
 /* test-subscribers.c: Events signals on a private bus (GTestDBus): batches reach the
  * subscriber alone, in order and in batches of at most 256, a queue overflow is reported
- * with Dropped, and a subscriber that leaves the bus is dropped. */
+ * with Dropped, and a subscriber that leaves the bus is dropped.
+ *
+ * One bus serves every test: GTestDBus sets and unsets DBUS_SESSION_BUS_ADDRESS, which is
+ * not safe once GDBus's worker thread runs (a bus per test hung one run in its setup).
+ * Waits are for conditions; meson's timeout is the bound for a hang. */
 #include <gio/gio.h>
 
 #include "filemond-subscribers.h"
@@ -8,8 +12,9 @@
 #include "fm-names.h"
 #include "test-daemon-util.h"
 
+static GTestDBus *test_bus;
+
 typedef struct {
-  GTestDBus *bus;
   GDBusConnection *daemon;
   GDBusConnection *client;
   GDBusConnection *other;
@@ -44,11 +49,9 @@ connect_to (GTestDBus *bus)
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  f->bus = g_test_dbus_new (G_TEST_DBUS_NONE);
-  g_test_dbus_up (f->bus);
-  f->daemon = connect_to (f->bus);
-  f->client = connect_to (f->bus);
-  f->other = connect_to (f->bus);
+  f->daemon = connect_to (test_bus);
+  f->client = connect_to (test_bus);
+  f->other = connect_to (test_bus);
   f->ring = fmd_ring_new (100000, 16 * 1024 * 1024);
   f->limits = fmd_limits_new (f->daemon);
   f->subs = fmd_subscribers_new (f->daemon, f->limits, f->ring, 1000);
@@ -64,8 +67,6 @@ fixture_teardown (Fixture *f, gconstpointer data)
   g_clear_object (&f->daemon);
   g_clear_object (&f->client);
   g_clear_object (&f->other);
-  g_test_dbus_down (f->bus);
-  g_clear_object (&f->bus);
 }
 
 static void
@@ -139,9 +140,7 @@ static void
 wait_for (guint64 *counter,
           guint64  target)
 {
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
-  while (*counter < target && g_get_monotonic_time () < deadline)
+  while (*counter < target)
     g_main_context_iteration (NULL, TRUE);
 }
 
@@ -221,12 +220,11 @@ static void
 test_subscriber_leaving_the_bus_is_dropped (Fixture *f, gconstpointer data)
 {
   g_autoptr(GError) error = NULL;
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
 
   g_assert_true (fmd_subscribers_add (f->subs, g_dbus_connection_get_unique_name (f->client), NULL));
   g_assert_cmpuint (fmd_subscribers_get_n_subscribers (f->subs), ==, 1);
   g_assert_true (g_dbus_connection_close_sync (f->client, NULL, &error));
-  while (fmd_subscribers_get_n_subscribers (f->subs) > 0 && g_get_monotonic_time () < deadline)
+  while (fmd_subscribers_get_n_subscribers (f->subs) > 0)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpuint (fmd_subscribers_get_n_subscribers (f->subs), ==, 0);
 }
@@ -234,11 +232,9 @@ test_subscriber_leaving_the_bus_is_dropped (Fixture *f, gconstpointer data)
 static void
 test_unknown_name_is_dropped (Fixture *f, gconstpointer data)
 {
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
   /* a caller that disconnected before Subscribe was handled */
   g_assert_true (fmd_subscribers_add (f->subs, ":1.999", NULL));
-  while (fmd_subscribers_get_n_subscribers (f->subs) > 0 && g_get_monotonic_time () < deadline)
+  while (fmd_subscribers_get_n_subscribers (f->subs) > 0)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpuint (fmd_subscribers_get_n_subscribers (f->subs), ==, 0);
 }
@@ -246,6 +242,8 @@ test_unknown_name_is_dropped (Fixture *f, gconstpointer data)
 int
 main (int argc, char *argv[])
 {
+  int rc;
+
   g_test_init (&argc, &argv, NULL);
 
 #define ADD(path, func) \
@@ -257,5 +255,10 @@ main (int argc, char *argv[])
   ADD ("/subscribers/leaving-the-bus-drops-the-subscriber", test_subscriber_leaving_the_bus_is_dropped);
   ADD ("/subscribers/vanished-name-is-dropped", test_unknown_name_is_dropped);
 
-  return g_test_run ();
+  test_bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_test_dbus_up (test_bus);
+  rc = g_test_run ();
+  g_test_dbus_down (test_bus);
+  g_clear_object (&test_bus);
+  return rc;
 }
