@@ -174,6 +174,25 @@ test_empty_path_is_the_dirfd (void)
   g_assert_cmpint (ev.result, ==, -2);
 }
 
+/* SystemTap's dentry walk spells an anonymous inode "ANON_INODE:"; events use the kernel's
+ * "anon_inode:" (what /proc/PID/fd, strace and the bpf backend show). A pipe stays as is. */
+static void
+test_anon_inode_is_spelled_as_the_kernel_does (void)
+{
+  static const char anon[] =
+    "E\t3\t1\t1\t7\t1\t7\t0\t0\t\"x\"\t5\t0\t0\t0\t0\t0\t\"\"\t-\t-\t\"ANON_INODE:inotify\"\t-";
+  static const char pipe[] =
+    "E\t3\t1\t1\t7\t1\t7\t0\t0\t\"x\"\t5\t0\t0\t0\t0\t0\t\"\"\t-\t-\t\"pipe:[77]\"\t-";
+  g_autoptr(FmdStapParser) parser = fmd_stap_parser_new ();
+  FmdStapLineKind kind;
+  FmEvent ev;
+
+  g_assert_true (fmd_stap_parser_parse_line (parser, anon, strlen (anon), &kind, &ev, NULL));
+  g_assert_cmpstr (ev.path, ==, "anon_inode:inotify");
+  g_assert_true (fmd_stap_parser_parse_line (parser, pipe, strlen (pipe), &kind, &ev, NULL));
+  g_assert_cmpstr (ev.path, ==, "pipe:[77]");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -182,6 +201,8 @@ main (int argc, char **argv)
   g_test_add_func ("/stap/parser/ready-line", test_ready_line);
   g_test_add_func ("/stap/parser/hostile-lines-are-refused", test_hostile_lines_are_refused);
   g_test_add_func ("/stap/parser/empty-path-is-the-dirfd", test_empty_path_is_the_dirfd);
+  g_test_add_func ("/stap/parser/anon-inode-is-spelled-as-the-kernel-does",
+                   test_anon_inode_is_spelled_as_the_kernel_does);
   g_test_add_func ("/stap/parser/every-truncation-is-refused", test_every_truncation_is_refused);
   return g_test_run ();
 }

@@ -190,15 +190,21 @@ decode_quoted (const char *s, gsize len, GString *out)
   return len - i == 3 && memcmp (s + i, "...", 3) == 0;
 }
 
-/* @base + "/" + @name for a relative name; @name alone when absolute or without base. */
-/* An fd's path: the base the script sent for it, alone. */
+/* An fd's path: the base the script sent for it, alone. SystemTap's dentry walk names an
+ * anonymous inode "ANON_INODE:inotify" where the kernel (/proc/PID/fd, strace, the bpf
+ * backend) says "anon_inode:inotify": the kernel's spelling, so both backends agree. */
 static void
 resolve_fd (GString *out, const GString *base)
 {
+  static const char stap_anon[] = "ANON_INODE:";
+
   g_string_truncate (out, 0);
   g_string_append_len (out, base->str, MIN (base->len, FM_PATH_MAX));
+  if (g_str_has_prefix (out->str, stap_anon))
+    memcpy (out->str, "anon_inode:", strlen (stap_anon));
 }
 
+/* @base + "/" + @name for a relative name; @name alone when absolute or without base. */
 static void
 resolve (GString *out, const GString *base, const GString *name)
 {
