@@ -32,7 +32,8 @@
  *   offset       byte offset in the stream's event record (fm-stream.h): of the value,
  *                or for strings of their u16 length; the strings themselves follow the
  *                fixed part in table order, each with a NUL
- *   limit        strings: the longest value in bytes (longer ones are clamped)
+ *   limit        strings: the longest value in bytes (longer ones are clamped); the
+ *                syscall: the longest name a reader takes
  *   key          the jsonl key and csv column
  *   filter name  the field's name in the filter language
  *   FILTER KIND  how the filter reads a value for it (fm-filter-compare.c)
@@ -43,6 +44,8 @@
 #pragma once
 
 #include <glib.h>
+
+#include "fm-syscall-nr.h"
 
 G_BEGIN_DECLS
 
@@ -71,7 +74,7 @@ G_BEGIN_DECLS
      "user name of uid, or a glob of names", "user=root") \
   X (COMM, comm, BYTES, 56, FM_COMM_MAX - 1, "comm", "comm", TEXT, "comm=", \
      "process name (its first 15 bytes)", "comm=sshd") \
-  X (SYSCALL, syscall_nr, SYSCALL, 6, 0, "syscall", "syscall", SYSCALL, "syscall=", \
+  X (SYSCALL, syscall_nr, SYSCALL, 6, FM_SYSCALL_NAME_MAX - 1, "syscall", "syscall", SYSCALL, "syscall=", \
      "name of the call, e.g. openat", "syscall=open*") \
   X (RESULT, result, I64, 48, 0, "result", "result", RESULT, "result<", \
      "what the call returned: >= 0, or -errno (result=-ENOENT works too)", "result<0") \

@@ -402,7 +402,7 @@ json_field (Json *j, const FmFieldInfo *field, guint *offset, gsize *len, gint64
     case FM_FIELD_TYPE_SYSCALL:
       if (!json_string (j, offset, len))
         return FALSE;
-      if (*len > (field->type == FM_FIELD_TYPE_SYSCALL ? FM_SYSCALL_NAME_MAX - 1 : field->limit))
+      if (*len > field->limit)
         {
           j->p = value_at;
           return json_fail (j, "string longer than its limit");

@@ -79,8 +79,6 @@ typedef enum {
 } FmSyscallTraits;
 
 #define FM_SYSCALL_MAX_ARGS 6
-/* The longest syscall name ("inotify_add_watch") and its NUL fit in this many bytes. */
-#define FM_SYSCALL_NAME_MAX 24
 
 typedef struct {
   const char *name;            /* syscalls(2) name, as in events: "openat", "newfstatat" */
