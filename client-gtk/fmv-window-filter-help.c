@@ -1,14 +1,70 @@
 /* fmv-window-filter-help.c: the filter language made discoverable: the ? button next to
  * the filter lists the fields (from the filter module's own table, fm_event_fields),
  * their examples (a click adds one to the filter), the operators, and the filters
- * recently applied with Enter (a click brings one back). */
+ * recently applied with Enter (a click brings one back), kept across runs in the user's
+ * state directory. */
 #include "config.h"
+
+#include <errno.h>
 
 #include "fm-event-fields.h"
 #include "fm-filter.h"
 #include "fmv-window-private.h"
 
 #define MAX_RECENT 10
+
+/* One filter a line, escaped (g_strescape) so that any text survives, newest first. */
+static char *
+recent_filters_path (void)
+{
+  return g_build_filename (g_get_user_state_dir (), "filemon-viewer", "recent-filters", NULL);
+}
+
+static void
+load_recent_filters (FmvWindow *self)
+{
+  g_autofree char *path = recent_filters_path ();
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_file_get_contents (path, &contents, NULL, &error))
+    {
+      if (!g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        g_message ("recent filters not read: %s", error->message);
+      return;
+    }
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && self->recent_filters->len < MAX_RECENT; i++)
+    {
+      g_autofree char *text = g_strcompress (lines[i]);
+
+      /* a file edited by hand: what is not text is skipped, the rest kept */
+      if (*text != '\0' && g_utf8_validate (text, -1, NULL))
+        g_ptr_array_add (self->recent_filters, g_steal_pointer (&text));
+    }
+}
+
+static void
+save_recent_filters (FmvWindow *self)
+{
+  g_autofree char *path = recent_filters_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GString) contents = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < self->recent_filters->len; i++)
+    {
+      g_autofree char *line = g_strescape (g_ptr_array_index (self->recent_filters, i), NULL);
+
+      g_string_append_printf (contents, "%s\n", line);
+    }
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    g_message ("recent filters not saved: cannot make %s: %s", dir, g_strerror (errno));
+  else if (!g_file_set_contents_full (path, contents->str, contents->len,
+                                      G_FILE_SET_CONTENTS_CONSISTENT, 0600, &error))
+    g_message ("recent filters not saved: %s", error->message);
+}
 
 static void
 example_clicked_cb (GtkButton *button,
@@ -121,6 +177,7 @@ fmv_window_remember_filter (FmvWindow  *self,
     g_string_append_printf (all, "%s%s", i > 0 ? " | " : "", (char *) g_ptr_array_index (self->recent_filters, i));
   /* The Xvfb tests read this line. */
   g_debug ("recent filters: %s", all->str);
+  save_recent_filters (self);
   rebuild (self);
 }
 
@@ -128,6 +185,7 @@ void
 fmv_window_setup_filter_help (FmvWindow *self)
 {
   self->recent_filters = g_ptr_array_new_with_free_func (g_free);
+  load_recent_filters (self);
   self->filter_help_popover = gtk_popover_new ();
   gtk_menu_button_set_popover (self->filter_help_button, self->filter_help_popover);
   rebuild (self);

@@ -1,7 +1,7 @@
 #!/bin/bash
 # test-viewer-filter-help.sh: under Xvfb, the ? button next to the filter lists the filter
 # language's fields (the filter module's own table) with examples; clicking an example
-# filters; filters applied with Enter are kept as recent filters.
+# filters; filters applied with Enter are kept as recent filters, also for the next run.
 #   test-viewer-filter-help.sh   (FILEMON_BUILD_DIR set)
 set -uo pipefail
 . "$(dirname "$0")/viewer-lib.sh"
@@ -30,6 +30,26 @@ viewer_key Return
 wait_for_log "$tmp" "list shows $n_sshd of 300 events" 60
 wait_for_log "$tmp" "recent filters: comm=sshd | errno=EACCES$" 60
 wait_for_log "$tmp" "filter help: 15 fields, 2 recent filters" 10
+stop_viewer
+
+# They are still there in the next run, and an entry with a quote and a backslash survives.
+: > "$tmp/viewer.log"
+start_viewer "$tmp" root "$tmp/capture.jsonl"
+wait_for_log "$tmp" "filter help: 15 fields, 2 recent filters" 60
+viewer_key ctrl+f
+viewer_key ctrl+a
+xdotool type --delay 20 'path~"\.so"'
+viewer_key Return
+wait_for_log "$tmp" 'recent filters: path~"\\.so" | comm=sshd | errno=EACCES$' 60
+stop_viewer
+: > "$tmp/viewer.log"
+start_viewer "$tmp" root "$tmp/capture.jsonl"
+wait_for_log "$tmp" "filter help: 15 fields, 3 recent filters" 60
+viewer_key ctrl+f
+viewer_key ctrl+a
+xdotool type --delay 20 'pid=1'
+viewer_key Return
+wait_for_log "$tmp" 'recent filters: pid=1 | path~"\\.so" | comm=sshd | errno=EACCES$' 60
 stop_viewer
 
 check_log_clean "$tmp"

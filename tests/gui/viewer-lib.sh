@@ -53,7 +53,7 @@ start_viewer() {
     drop=(setpriv --reuid="$user" --regid="$(id -g "$user")" --init-groups)
   fi
   setsid "${drop[@]}" env -u WAYLAND_DISPLAY HOME="$home" XDG_RUNTIME_DIR="$home/runtime" \
-    XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" XDG_DATA_HOME="$home/data" \
+    XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" XDG_DATA_HOME="$home/data" XDG_STATE_HOME="$home/state" \
     GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 G_MESSAGES_DEBUG=filemon-viewer \
     dbus-run-session -- "$VIEWER" "$@" >>"$dir/viewer.log" 2>&1 &
   VIEWER_PID=$!
