@@ -30,6 +30,11 @@ struct _FmvWindow
   GtkSearchEntry *filter_entry;
   GtkMenuButton *highlight_button;
   GtkMenuButton *filter_help_button;
+  GtkWidget *candidates_popover;  /* Tab completion's candidates (fmv-window-filter-help.c) */
+  gsize candidates_start;         /* the word they replace: bytes [start, end) of the text */
+  gsize candidates_end;
+  const char *candidates_suffix;
+  gboolean completing;            /* the entry's text is being set by the completion */
   GtkSpinner *busy_spinner;
   GtkRevealer *filter_error_revealer;
   GtkLabel *filter_error_label;

@@ -788,6 +788,7 @@ fmv_window_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_handle_id (&self->status_message_source, g_source_remove);
   g_clear_pointer (&self->row_menu, gtk_widget_unparent);
+  g_clear_pointer (&self->candidates_popover, gtk_widget_unparent);
   if (self->scroll_tick != 0)
     gtk_widget_remove_tick_callback (self->list_view, self->scroll_tick);
   self->scroll_tick = 0;
