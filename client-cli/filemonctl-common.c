@@ -184,7 +184,9 @@ fmctl_error_to_exit (const GError *error)
     {
       switch ((FmError) error->code)
         {
-        case FM_ERROR_NOT_AUTHORIZED: return FMCTL_EXIT_NOT_AUTHORIZED;
+        case FM_ERROR_NOT_AUTHORIZED:
+        case FM_ERROR_AUTHORIZATION_UNAVAILABLE:
+          return FMCTL_EXIT_NOT_AUTHORIZED;
         case FM_ERROR_INVALID_ARGS: return FMCTL_EXIT_USAGE;
         default: return FMCTL_EXIT_ERROR;
         }
@@ -237,7 +239,10 @@ fmctl_error_exit (const char *what, const GError *error)
                   "Try 'systemctl start filemond'.\n", what, copy->message);
       break;
     case FMCTL_EXIT_NOT_AUTHORIZED:
-      if (strstr (copy->message, "group") != NULL)
+      if (g_error_matches (error, FM_ERROR, FM_ERROR_AUTHORIZATION_UNAVAILABLE))
+        g_printerr ("filemonctl: %s: %s; an administrator can start polkit with "
+                    "'systemctl start polkit'\n", what, copy->message);
+      else if (strstr (copy->message, "group") != NULL)
         g_printerr ("filemonctl: %s: %s; see %s\n", what, copy->message, docs);
       else
         g_printerr ("filemonctl: %s: %s; ask an administrator to add you to the “%s” group, "

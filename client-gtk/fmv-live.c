@@ -264,10 +264,18 @@ open_stream_ready_cb (GObject      *source,
       g_autofree char *message = NULL;
 
       g_dbus_error_strip_remote_error (error);
+      /* the daemon's own words name the polkit action: for administrators, in its log */
       if (g_error_matches (error, FM_ERROR, FM_ERROR_NOT_AUTHORIZED))
         {
-          message = g_strdup_printf ("You are not allowed to watch file activity: %s", error->message);
-          set_status (self, FMV_LIVE_REFUSED, message);
+          g_debug ("OpenStream refused: %s", error->message);
+          set_status (self, FMV_LIVE_REFUSED, "Your account may not watch file activity.");
+          return;
+        }
+      if (g_error_matches (error, FM_ERROR, FM_ERROR_AUTHORIZATION_UNAVAILABLE))
+        {
+          g_debug ("OpenStream refused: %s", error->message);
+          set_status (self, FMV_LIVE_NO_AUTHORITY, FMV_LIVE_POLKIT_DOWN_TEXT);
+          schedule_retry (self);
           return;
         }
       message = g_strdup_printf ("Cannot open the event stream: %s", error->message);
@@ -399,9 +407,11 @@ name_vanished_cb (GDBusConnection *connection,
   if (connection == NULL)
     set_status (self, FMV_LIVE_NO_BUS, "The connection to the system bus was lost.");
   else if (was_there)
-    set_status (self, FMV_LIVE_ABSENT, "filemond stopped. The viewer reconnects when it runs again.");
+    set_status (self, FMV_LIVE_ABSENT, "filemond stopped. The viewer reconnects when it runs "
+                "again; an administrator can start it with “systemctl start filemond”.");
   else
-    set_status (self, FMV_LIVE_ABSENT, "filemond is not running.");
+    set_status (self, FMV_LIVE_ABSENT, "filemond is not running. An administrator can start "
+                "it with “systemctl start filemond”; the viewer connects when it runs.");
 }
 
 static void
@@ -503,6 +513,14 @@ fmv_live_get_backend (FmvLive *self)
   g_return_val_if_fail (FMV_IS_LIVE (self), NULL);
 
   return self->proxy ? fm_filemond1_get_backend (self->proxy) : NULL;
+}
+
+GVariant *
+fmv_live_get_available_backends (FmvLive *self)
+{
+  g_return_val_if_fail (FMV_IS_LIVE (self), NULL);
+
+  return self->proxy ? fm_filemond1_get_available_backends (self->proxy) : NULL;
 }
 
 guint64

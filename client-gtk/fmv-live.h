@@ -14,9 +14,16 @@ typedef enum {
   FMV_LIVE_NO_BUS,       /* no system bus to talk to */
   FMV_LIVE_ABSENT,       /* the daemon is not running (and cannot be activated) */
   FMV_LIVE_REFUSED,      /* polkit refused to let this user watch events */
+  FMV_LIVE_NO_AUTHORITY, /* polkit could not be asked; retrying */
   FMV_LIVE_FAILED,       /* the stream could not be opened; retrying */
   FMV_LIVE_CONNECTED,    /* events flow */
 } FmvLiveStatus;
+
+/* What the viewer says when filemond cannot ask polkit (AuthorizationUnavailable): not
+ * the advice to join the group, which would not help. */
+#define FMV_LIVE_POLKIT_DOWN_TEXT \
+  "filemond cannot ask polkit who may watch file activity, so it allows nobody; polkit " \
+  "may not be running. An administrator can start it with “systemctl start polkit”."
 
 #define FMV_TYPE_LIVE (fmv_live_get_type ())
 G_DECLARE_FINAL_TYPE (FmvLive, fmv_live, FMV, LIVE, GObject)
@@ -37,6 +44,9 @@ FmvLiveStatus fmv_live_get_status (FmvLive *self);
 const char *fmv_live_get_message (FmvLive *self);
 const char *fmv_live_get_state (FmvLive *self);
 const char *fmv_live_get_backend (FmvLive *self);
+/* The daemon's AvailableBackends (a{ss}: name -> "" or why it cannot run), NULL when not
+ * connected. */
+GVariant *fmv_live_get_available_backends (FmvLive *self);
 guint64 fmv_live_get_dropped (FmvLive *self);
 guint64 fmv_live_get_missed (FmvLive *self);
 guint64 fmv_live_get_received (FmvLive *self);

@@ -75,9 +75,18 @@ report_call_error (FmvWindow    *self,
 {
   g_autofree char *text = NULL;
 
+  /* the daemon's words for a refusal name the polkit action: the log keeps them */
   if (g_error_matches (error, FM_ERROR, FM_ERROR_NOT_AUTHORIZED))
-    text = g_strdup_printf ("You are not allowed to %s. Members of the filemon group may; "
-                            "ask an administrator to add you. (%s)", what, error->message);
+    {
+      g_debug ("%s refused: %s", what, error->message);
+      text = g_strdup_printf ("You are not allowed to %s. Members of the filemon group may; "
+                              "ask an administrator to add you.", what);
+    }
+  else if (g_error_matches (error, FM_ERROR, FM_ERROR_AUTHORIZATION_UNAVAILABLE))
+    {
+      g_debug ("%s refused: %s", what, error->message);
+      text = g_strdup_printf ("Could not %s. %s", what, FMV_LIVE_POLKIT_DOWN_TEXT);
+    }
   else
     text = g_strdup_printf ("Could not %s: %s", what, error->message);
   fmv_window_show_info (self, GTK_MESSAGE_ERROR, text);
@@ -503,9 +512,17 @@ show_details_changed (GSimpleAction *action,
                       gpointer       user_data)
 {
   FmvWindow *self = user_data;
+  gboolean show = g_variant_get_boolean (state);
+  int width = gtk_widget_get_width (GTK_WIDGET (self->paned));
 
   g_simple_action_set_state (action, state);
-  gtk_widget_set_visible (GTK_WIDGET (self->detail), g_variant_get_boolean (state));
+  /* The list is what the window is for: the pane takes a third of a narrow window and no
+   * more than it needs of a wide one (a fixed position gave it half of a narrow one). */
+  if (show && width > 0)
+    gtk_paned_set_position (self->paned, width - CLAMP (width / 3, FMV_DETAIL_MIN_WIDTH, 480));
+  gtk_widget_set_visible (GTK_WIDGET (self->detail), show);
+  if (show)
+    g_debug ("details: shown, %d of %d px", width - gtk_paned_get_position (self->paned), width);
 }
 
 static void
@@ -703,6 +720,12 @@ static const GActionEntry window_actions[] = {
 void
 fmv_window_install_actions (FmvWindow *self)
 {
+  g_autoptr(GSimpleAction) unavailable = g_simple_action_new ("unavailable", NULL);
+
   g_action_map_add_action_entries (G_ACTION_MAP (self), window_actions,
                                     G_N_ELEMENTS (window_actions), self);
+  /* the action of a backend that cannot run: never enabled (fmv-window-backends.c) */
+  g_simple_action_set_enabled (unavailable, FALSE);
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (unavailable));
+  fmv_window_update_backends (self, NULL);
 }

@@ -23,15 +23,24 @@ struct _FmvWindow
   GtkLabel *subtitle_label;
   GtkInfoBar *info_bar;
   GtkLabel *info_label;
+  gboolean info_is_live_status;   /* the info bar says why the daemon is not connected */
+  GMenu *backend_section;         /* the Start menu's backends (fmv-window-backends.c) */
+  GVariant *shown_backends;       /* the AvailableBackends it shows, NULL: all offered */
   GtkWidget *filter_bar;
   GtkSearchEntry *filter_entry;
   GtkMenuButton *highlight_button;
   GtkMenuButton *filter_help_button;
+  GtkWidget *candidates_popover;  /* Tab completion's candidates (fmv-window-filter-help.c) */
+  gsize candidates_start;         /* the word they replace: bytes [start, end) of the text */
+  gsize candidates_end;
+  const char *candidates_suffix;
+  gboolean completing;            /* the entry's text is being set by the completion */
   GtkSpinner *busy_spinner;
   GtkRevealer *filter_error_revealer;
   GtkLabel *filter_error_label;
   GtkStack *stack;
-  GtkPaned *paned;
+  GtkPaned *paned;               /* the list, and the detail pane at least this wide: */
+#define FMV_DETAIL_MIN_WIDTH 240
   GtkScrolledWindow *scrolled_window;
   GtkColumnView *column_view;
   GtkColumnViewColumn *time_column;
@@ -139,6 +148,8 @@ void fmv_window_open_folder (FmvWindow *self,
                              guint      row);
 
 /* fmv-window-actions.c */
+void fmv_window_update_backends (FmvWindow *self,
+                                 GVariant  *available);
 void fmv_window_install_actions (FmvWindow *self);
 void fmv_window_update_actions (FmvWindow *self);
 

@@ -10,11 +10,14 @@ fmv_window_show_info (FmvWindow      *self,
                       GtkMessageType  type,
                       const char     *text)
 {
+  self->info_is_live_status = FALSE;
   if (text == NULL)
     {
+      g_debug ("info bar: hidden");
       gtk_info_bar_set_revealed (self->info_bar, FALSE);
       return;
     }
+  g_debug ("info bar: %s", text);
   gtk_info_bar_set_message_type (self->info_bar, type);
   gtk_label_set_label (self->info_label, text);
   gtk_info_bar_set_revealed (self->info_bar, TRUE);
@@ -59,6 +62,8 @@ status_page_title (FmvLiveStatus status)
       return "filemond Is Not Running";
     case FMV_LIVE_REFUSED:
       return "Not Allowed";
+    case FMV_LIVE_NO_AUTHORITY:
+      return "Permissions Cannot Be Checked";
     case FMV_LIVE_FAILED:
       return "Cannot Connect";
     case FMV_LIVE_CONNECTED:
@@ -76,12 +81,15 @@ update_pages (FmvWindow *self)
   if (self->live != NULL && status != FMV_LIVE_CONNECTED && empty_store && !self->loading)
     {
       g_autofree char *description = NULL;
+      const char *message = fmv_live_get_message (self->live) ?: "";
       const char *hint = status == FMV_LIVE_REFUSED
         ? "Members of the filemon group may watch file activity; ask an administrator. "
           "A saved capture can be opened without filemond."
         : "A saved capture can be opened without filemond.";
 
-      description = g_strdup_printf ("%s\n%s", fmv_live_get_message (self->live) ?: "", hint);
+      description = g_strdup_printf ("%s\n%s", message, hint);
+      if (g_strcmp0 (gtk_label_get_label (self->status_description), description) != 0)
+        g_debug ("status page: %s: %s %s", status_page_title (status), message, hint);
       gtk_label_set_label (self->status_title, status_page_title (status));
       gtk_label_set_label (self->status_description, description);
       gtk_widget_set_visible (self->status_retry_button, status != FMV_LIVE_CONNECTING);
@@ -94,8 +102,13 @@ update_pages (FmvWindow *self)
   gtk_stack_set_visible_child_name (self->stack, "events");
   gtk_widget_set_visible (self->filter_bar, TRUE);
   if (self->live != NULL && status != FMV_LIVE_CONNECTED && status != FMV_LIVE_CONNECTING)
-    fmv_window_show_info (self, status == FMV_LIVE_REFUSED ? GTK_MESSAGE_ERROR : GTK_MESSAGE_WARNING,
-                          fmv_live_get_message (self->live));
+    {
+      fmv_window_show_info (self, status == FMV_LIVE_REFUSED ? GTK_MESSAGE_ERROR : GTK_MESSAGE_WARNING,
+                            fmv_live_get_message (self->live));
+      self->info_is_live_status = TRUE;
+    }
+  else if (status == FMV_LIVE_CONNECTED && self->info_is_live_status)
+    fmv_window_show_info (self, GTK_MESSAGE_INFO, NULL);   /* "filemond stopped" is over */
 }
 
 void
@@ -218,7 +231,7 @@ fmv_window_update_status (FmvWindow *self)
       subtitle = self->file ? g_file_get_basename (self->file) : g_strdup ("No capture");
     }
   gtk_label_set_label (self->subtitle_label, subtitle);
-  gtk_window_set_title (GTK_WINDOW (self), self->file && !self->live ? subtitle : "File Activity");
+  gtk_window_set_title (GTK_WINDOW (self), self->file && !self->live ? subtitle : "filemon Viewer");
 
   update_pages (self);
   fmv_window_update_empty_label (self);

@@ -476,6 +476,7 @@ live_changed_cb (FmvLive    *live,
                  FmvWindow  *self)
 {
   fmv_window_update_status (self);
+  fmv_window_update_backends (self, fmv_live_get_available_backends (live));
 }
 
 static void
@@ -787,6 +788,7 @@ fmv_window_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_handle_id (&self->status_message_source, g_source_remove);
   g_clear_pointer (&self->row_menu, gtk_widget_unparent);
+  g_clear_pointer (&self->candidates_popover, gtk_widget_unparent);
   if (self->scroll_tick != 0)
     gtk_widget_remove_tick_callback (self->list_view, self->scroll_tick);
   self->scroll_tick = 0;
@@ -806,6 +808,7 @@ fmv_window_dispose (GObject *object)
   g_clear_object (&self->highlights);
   g_clear_object (&self->bookmarks);
   g_clear_pointer (&self->recent_filters, g_ptr_array_unref);
+  g_clear_pointer (&self->shown_backends, g_variant_unref);
 
   G_OBJECT_CLASS (fmv_window_parent_class)->dispose (object);
 }
@@ -829,6 +832,7 @@ fmv_window_class_init (FmvWindowClass *klass)
   CHILD (subtitle_label);
   CHILD (info_bar);
   CHILD (info_label);
+  CHILD (backend_section);
   CHILD (filter_bar);
   CHILD (filter_entry);
   CHILD (highlight_button);
@@ -917,6 +921,7 @@ fmv_window_init (FmvWindow *self)
   setup_sorting (self);
   setup_follow_breakers (self);
   fmv_window_install_actions (self);
+  gtk_widget_set_size_request (GTK_WIDGET (self->detail), FMV_DETAIL_MIN_WIDTH, -1);
   gtk_search_entry_set_key_capture_widget (self->filter_entry, GTK_WIDGET (self->column_view));
   /* filemon's own activity is hidden from the start. */
   fmv_window_refilter (self);

@@ -15,6 +15,7 @@ static const GDBusErrorEntry fm_error_entries[] = {
   { FM_ERROR_BACKEND_FAILED, FM_ERROR_PREFIX "BackendFailed" },
   { FM_ERROR_IO, FM_ERROR_PREFIX "Io" },
   { FM_ERROR_PARSE, FM_ERROR_PREFIX "Parse" },
+  { FM_ERROR_AUTHORIZATION_UNAVAILABLE, FM_ERROR_PREFIX "AuthorizationUnavailable" },
 };
 
 GQuark

@@ -16,6 +16,7 @@ typedef enum {
   FM_ERROR_BACKEND_FAILED,
   FM_ERROR_IO,
   FM_ERROR_PARSE,                /* malformed input: backend line, filter text, jsonl, stream */
+  FM_ERROR_AUTHORIZATION_UNAVAILABLE, /* polkit could not be asked: nothing is authorized */
 } FmError;
 
 #define FM_ERROR (fm_error_quark ())

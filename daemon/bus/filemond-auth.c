@@ -122,9 +122,11 @@ fmd_authorize_method (GDBusConnection       *connection,
     {
       g_warning ("%s from %s refused: polkit could not be asked: %s", method, sender,
                  error->message);
-      g_dbus_method_invocation_return_error (invocation, FM_ERROR, FM_ERROR_NOT_AUTHORIZED,
-                                             "not authorized to %s: polkit could not be "
-                                             "asked (%s)", what, error->message);
+      /* a distinct error: the advice to join the group would be wrong here */
+      g_dbus_method_invocation_return_error (invocation, FM_ERROR,
+                                             FM_ERROR_AUTHORIZATION_UNAVAILABLE,
+                                             "cannot tell whether the caller may %s: polkit "
+                                             "could not be asked (%s)", what, error->message);
       return FALSE;
     }
 

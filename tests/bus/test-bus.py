@@ -1121,9 +1121,18 @@ def check_polkit_down(tap, conn):
     wait_for(lambda: not os.path.exists("/proc/%d" % pid), 30)
     for user in ("fmtest", "root"):
         res = as_user(user, "call", "Start", "(@a{sv} {},)")
-        tap.check(res.get("error") == ERR + "NotAuthorized",
+        tap.check(res.get("error") == ERR + "AuthorizationUnavailable",
                   "/polkit-down/%s/start-refused" % user, res)
     tap.check(prop(conn, "State") in ("idle", "failed"), "/polkit-down/nothing-started")
+    # the CLI says what is wrong (not "join the group") with the not-authorized exit code
+    cli = subprocess.run(["setpriv", "--reuid=%d" % USERS["fmtest"],
+                          "--regid=%d" % USERS["fmtest"], "--init-groups", "--",
+                          os.path.join(os.environ["FILEMON_BUILD_DIR"], "client-cli", "filemonctl"),
+                          "start"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         timeout=60)
+    tap.check(cli.returncode == 3 and "systemctl start polkit" in cli.stderr
+              and "group" not in cli.stderr, "/polkit-down/filemonctl-says-polkit",
+              "exit %d: %s" % (cli.returncode, cli.stderr))
 
 
 def check_sigterm(tap, conn):

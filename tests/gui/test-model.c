@@ -12,6 +12,7 @@
 #include "fm-stream.h"
 #include "fmv-capture.h"
 #include "fmv-event-list.h"
+#include "fmv-filter-complete.h"
 #include "fmv-filter-term.h"
 #include "fmv-highlights.h"
 #include "fmv-row.h"
@@ -865,6 +866,92 @@ test_terms_match_their_event_only (void)
   }
 }
 
+/* ---- filter completion ------------------------------------------------------------------ */
+
+/* @text without its '|', and in *@at where it was (the end without one). */
+static char *
+take_bar (const char *text,
+          gsize      *at)
+{
+  const char *bar = strchr (text, '|');
+
+  *at = bar ? (gsize) (bar - text) : strlen (text);
+  return bar ? g_strdup_printf ("%.*s%s", (int) (bar - text), text, bar + 1) : g_strdup (text);
+}
+
+/* Completes @text at its '|' (or its end) and checks the text, the cursor (the '|' of
+ * @want_text, or its end) and the candidates offered, space-separated. */
+static void
+check_completion (const char *text,
+                  const char *want_text,
+                  const char *want_words)
+{
+  gsize cursor;
+  gsize want_cursor;
+  g_autofree char *plain = take_bar (text, &cursor);
+  g_autofree char *want_plain = NULL;
+  g_autoptr(FmvCompletion) c = fmv_filter_complete (plain, cursor);
+  g_autoptr(GString) words = g_string_new (NULL);
+
+  g_test_message ("complete '%s' -> '%s'", text, c ? c->text : "(none)");
+  if (want_text == NULL)
+    {
+      g_assert_null (c);
+      return;
+    }
+  g_assert_nonnull (c);
+  want_plain = take_bar (want_text, &want_cursor);
+  g_assert_cmpstr (c->text, ==, want_plain);
+  g_assert_cmpuint (c->cursor, ==, want_cursor);
+  for (guint i = 0; c->words != NULL && i < c->words->len; i++)
+    g_string_append_printf (words, "%s%s", i ? " " : "", (char *) g_ptr_array_index (c->words, i));
+  g_assert_cmpstr (c->words ? words->str : NULL, ==, want_words);
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static void
+test_filter_completes_fields_and_values (void)
+{
+  g_autoptr(GString) every_field = g_string_new (NULL);
+  g_autoptr(GPtrArray) sorted = g_ptr_array_new ();
+
+  /* field names, with the operator they are used with */
+  check_completion ("sys", "syscall=", NULL);
+  check_completion ("comm=sshd and err", "comm=sshd and errno=", NULL);
+  check_completion ("(du", "(duration>", NULL);
+  check_completion ("p", "p", "path2~ path~ pid= ppid=");
+  check_completion ("pa", "path", "path2~ path~");
+  check_completion ("Sys", "syscall=", NULL);
+  /* every field of the table is offered for an empty word */
+  for (guint i = 0; i < FM_N_FIELDS; i++)
+    g_ptr_array_add (sorted, (gpointer) fm_event_fields[i].completion);
+  g_ptr_array_sort (sorted, compare_strings);
+  for (guint i = 0; i < sorted->len; i++)
+    g_string_append_printf (every_field, "%s%s", i ? " " : "", (char *) g_ptr_array_index (sorted, i));
+  check_completion ("comm=a and ", "comm=a and ", every_field->str);
+
+  /* values: syscall and errno names, in their own case */
+  check_completion ("syscall=renamea", "syscall=renameat", "renameat renameat2");
+  check_completion ("syscall=renameat2", "syscall=renameat2 ", NULL);
+  check_completion ("errno=eacc", "errno=EACCES ", NULL);
+  check_completion ("errno!=ENOE", "errno!=ENOE", "ENOENT ENOEXEC");
+  check_completion ("errno!=ENOEN", "errno!=ENOENT ", NULL);
+  check_completion ("syscall=openat2|and pid=1", "syscall=openat2 |and pid=1", NULL);
+  check_completion ("not syscall=op| or x", "not syscall=open| or x", "open openat openat2");
+
+  /* nothing to offer */
+  check_completion ("syscall=nosuchcall", NULL, NULL);
+  check_completion ("comm=ssh", NULL, NULL);
+  check_completion ("xyz", NULL, NULL);
+  check_completion ("result<-EN", NULL, NULL);
+}
+
 /* ---- highlight rules -------------------------------------------------------------------- */
 
 static void
@@ -939,6 +1026,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/viewer/capture/skips-and-counts-bad-lines", test_capture_skips_and_counts_bad_lines);
   g_test_add_func ("/viewer/capture/refuses-other-files", test_capture_refuses_other_files);
   g_test_add_func ("/viewer/terms/match-their-event-only", test_terms_match_their_event_only);
+  g_test_add_func ("/viewer/filter/completes-fields-and-values", test_filter_completes_fields_and_values);
 
   return g_test_run ();
 }

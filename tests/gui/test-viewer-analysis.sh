@@ -56,7 +56,5 @@ screenshot "$tmp/counts.png"
 cp "$tmp/counts.png" "$out/viewer-count-occurrences.png"
 stop_viewer
 
-if grep -E 'CRITICAL|WARNING' "$tmp/viewer.log"; then
-  fail "the viewer logged warnings"
-fi
+check_log_clean "$tmp"
 echo PASS

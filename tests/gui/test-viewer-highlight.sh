@@ -44,7 +44,5 @@ wait_for_colour "$tmp" "$YELLOW" 0 0 60 removed
 wait_for_colour "$tmp" "$GREEN" 1000 10000000 60 removed
 stop_viewer
 
-if grep -E 'CRITICAL|WARNING' "$tmp/viewer.log"; then
-  fail "the viewer logged warnings"
-fi
+check_log_clean "$tmp"
 echo PASS

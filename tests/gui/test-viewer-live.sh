@@ -7,23 +7,16 @@
 #    Ctrl+E; the rows stay.
 #  - a second viewer opened after that replays the daemon's buffer (OpenStream since-seq 0).
 #  - nobody is refused by polkit: no rows, and Ctrl+E cannot start a capture.
+#  - with polkitd gone, fmtest is told that (not to join the group) and how to start it.
 set -uo pipefail
 . "$FILEMON_SOURCE_DIR/tests/gui/viewer-lib.sh"
 
-tmp=$FILEMON_TEST_TMP/gui
-out=$FILEMON_BUILD_DIR/tests/gui
-mkdir -p -m 0755 "$tmp"
-cleanup() {
-  stop_viewer
-  stop_xvfb
-}
-trap cleanup EXIT
+begin_bus_test
 
 cat > "$FILEMON_FAKE_STAP_ENV" <<ENV
 export FILEMON_FAKE_STAP_FIXTURE=$FILEMON_SOURCE_DIR/tests/gui/fixtures/failures.out
 export FILEMON_FAKE_STAP_AFTER=hang
 ENV
-export G_MESSAGES_DEBUG=filemon-viewer
 
 start_xvfb "$tmp"
 [ "$(daemon_property State)" = "'idle'" ] || fail "filemond is not idle at the start"
@@ -95,9 +88,31 @@ cp "$tmp/live-refused.png" "$out/viewer-refused.png"
 [ "$(red_pixels "$tmp/live-refused.png")" -lt 50 ] || fail "nobody sees events"
 grep -q 'event stream open' "$tmp/viewer.log" && fail "nobody got an event stream"
 [ "$(daemon_property State)" = "'idle'" ] || fail "nobody started a capture"
+# says it in the user's terms: the polkit action's id is for the administrator's log
+page=$(grep 'status page: ' "$tmp/viewer.log" | tail -n 1)
+case $page in
+  *"Not Allowed: Your account may not watch file activity."*"filemon group"*) ;;
+  *) fail "the refusal page says: $page" ;;
+esac
+case $page in *org.filemond*) fail "the refusal page shows a polkit action id: $page" ;; esac
+stop_viewer
+check_log_clean "$tmp"
+
+# --- polkit is gone: not a refusal, and the viewer says what to do ----------------------
+touch "$FILEMON_TEST_TMP/polkitd-exit-expected"   # the harness would restart it otherwise
+polkitd_pid=$(cat "$POLKITD_PID_FILE")
+kill -KILL "$polkitd_pid"
+while kill -0 "$polkitd_pid" 2>/dev/null; do sleep 0.1; done
+: > "$tmp/viewer.log"
+start_viewer "$tmp" fmtest
+wait_for_log "$tmp" 'status page: Permissions Cannot Be Checked' 60
+park_pointer
+wait_for_window "$tmp" polkit-down 60
+cp "$tmp/polkit-down.png" "$out/viewer-polkit-down.png"
+page=$(grep 'status page: ' "$tmp/viewer.log" | tail -n 1)
+case $page in *"systemctl start polkit"*) ;; *) fail "the polkit page says: $page" ;; esac
+case $page in *group*) fail "the polkit page gives the group advice: $page" ;; esac
 stop_viewer
 
-if grep -E -- '-(CRITICAL|WARNING)' "$tmp/viewer.log"; then
-  fail "the viewer logged warnings"
-fi
+check_log_clean "$tmp"
 echo PASS

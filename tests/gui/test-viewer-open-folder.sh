@@ -28,7 +28,5 @@ wait_for_log "$tmp" "open containing folder: file://$first_path$" 60
 wait_for_line "$tmp/shown" "file://$first_path" 60
 stop_viewer
 
-if grep -E 'CRITICAL|WARNING' "$tmp/viewer.log"; then
-  fail "the viewer logged warnings"
-fi
+check_log_clean "$tmp"
 echo PASS

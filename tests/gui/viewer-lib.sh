@@ -22,7 +22,9 @@ fail() {
 }
 
 # start_xvfb DIR: a private X server (no access control, so a viewer dropped to another
-# user can connect); sets DISPLAY and XVFB_PID.
+# user can connect); sets DISPLAY and XVFB_PID. With -displayfd, Xvfb takes the first
+# display whose abstract socket is free and writes no lock file: the abstract socket is
+# what keeps two tests' servers apart (-nolisten local would let them share a display).
 start_xvfb() {
   local dir=$1 i
   Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -ac 3>"$dir/display" 2>"$dir/xvfb.log" &
@@ -51,7 +53,7 @@ start_viewer() {
     drop=(setpriv --reuid="$user" --regid="$(id -g "$user")" --init-groups)
   fi
   setsid "${drop[@]}" env -u WAYLAND_DISPLAY HOME="$home" XDG_RUNTIME_DIR="$home/runtime" \
-    XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" XDG_DATA_HOME="$home/data" \
+    XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" XDG_DATA_HOME="$home/data" XDG_STATE_HOME="$home/state" \
     GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 G_MESSAGES_DEBUG=filemon-viewer \
     dbus-run-session -- "$VIEWER" "$@" >>"$dir/viewer.log" 2>&1 &
   VIEWER_PID=$!
@@ -65,6 +67,22 @@ begin_file_test() {
   out=$FILEMON_BUILD_DIR/tests/gui
   trap end_file_test EXIT
   export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$tmp/no-such-bus
+}
+
+# begin_bus_test: for a test run by tests/bus/with-bus.sh: a temp dir in the harness's
+# ($tmp), the screenshot directory ($out), the viewer and Xvfb stopped at exit, the viewer's
+# debug log on.
+begin_bus_test() {
+  tmp=$FILEMON_TEST_TMP/gui
+  out=$FILEMON_BUILD_DIR/tests/gui
+  mkdir -p -m 0755 "$tmp"
+  trap end_bus_test EXIT
+  export G_MESSAGES_DEBUG=filemon-viewer
+}
+
+end_bus_test() {
+  stop_viewer
+  stop_xvfb
 }
 
 # open_generated_capture N NAME: a capture of N test events in $tmp/capture.jsonl, open
@@ -130,7 +148,7 @@ red_pixels() {
 wait_for_red() {
   local dir=$1 min=$2 timeout=$3 name=$4 start=$SECONDS count=0
   while [ $((SECONDS - start)) -lt "$timeout" ]; do
-    viewer_alive || { cat "$dir/viewer.log" >&2; fail "the viewer exited"; }
+    viewer_alive || viewer_exited "$dir"
     screenshot "$dir/$name.png"
     count=$(red_pixels "$dir/$name.png")
     [ "$count" -ge "$min" ] && { echo "$name: $count red pixels"; return 0; }
@@ -145,7 +163,7 @@ wait_for_red() {
 wait_for_colour() {
   local dir=$1 colour=$2 min=$3 max=$4 timeout=$5 name=$6 start=$SECONDS count=0
   while [ $((SECONDS - start)) -lt "$timeout" ]; do
-    viewer_alive || { cat "$dir/viewer.log" >&2; fail "the viewer exited"; }
+    viewer_alive || viewer_exited "$dir"
     screenshot "$dir/$name.png"
     count=$(colour_pixels "$dir/$name.png" "$colour" 2%)
     [ "$count" -ge "$min" ] && [ "$count" -le "$max" ] && { echo "$name: $count pixels of $colour"; return 0; }
@@ -154,12 +172,30 @@ wait_for_colour() {
   fail "$name: $count pixels of $colour in the list after ${timeout}s, wanted $min to $max"
 }
 
+# viewer_exited DIR: fails with what the viewer and the X server said.
+viewer_exited() {
+  cat "$1/viewer.log" >&2
+  if kill -0 "${XVFB_PID:-0}" 2>/dev/null; then
+    echo "Xvfb ($DISPLAY) still runs" >&2
+  else
+    echo "Xvfb ($DISPLAY) is gone: $(cat "$1/xvfb.log")" >&2
+  fi
+  fail "the viewer exited"
+}
+
+# check_log_clean DIR: fails when the viewer logged a warning or a critical.
+check_log_clean() {
+  if grep -E 'CRITICAL|WARNING' "$1/viewer.log"; then
+    fail "the viewer logged warnings"
+  fi
+}
+
 # wait_for_log DIR PATTERN TIMEOUT: until the viewer's debug log has a line matching the
 # grep PATTERN, or fails.
 wait_for_log() {
   local dir=$1 pattern=$2 timeout=$3 start=$SECONDS
   while [ $((SECONDS - start)) -lt "$timeout" ]; do
-    viewer_alive || { cat "$dir/viewer.log" >&2; fail "the viewer exited"; }
+    viewer_alive || viewer_exited "$dir"
     grep -q -- "$pattern" "$dir/viewer.log" && return 0
     sleep 0.2
   done
@@ -182,7 +218,7 @@ wait_for_line() {
 wait_for_log_count() {
   local dir=$1 pattern=$2 n=$3 timeout=$4 start=$SECONDS
   while [ $((SECONDS - start)) -lt "$timeout" ]; do
-    viewer_alive || { cat "$dir/viewer.log" >&2; fail "the viewer exited"; }
+    viewer_alive || viewer_exited "$dir"
     [ "$(grep -c -- "$pattern" "$dir/viewer.log")" -ge "$n" ] && return 0
     sleep 0.2
   done
@@ -195,7 +231,7 @@ wait_for_log_count() {
 wait_for_window() {
   local dir=$1 name=$2 timeout=$3 start=$SECONDS sd=0
   while [ $((SECONDS - start)) -lt "$timeout" ]; do
-    viewer_alive || { cat "$dir/viewer.log" >&2; fail "the viewer exited"; }
+    viewer_alive || viewer_exited "$dir"
     screenshot "$dir/$name.png"
     sd=$(image_stddev "$dir/$name.png")
     awk -v sd="$sd" 'BEGIN { exit !(sd > 0.02) }' && return 0
@@ -276,11 +312,11 @@ wait_state() {
 }
 
 # viewer_key KEYS: a key press into the viewer's window (no window manager: focus it first).
-# The window is found by its title: VIEWER_TITLE, "File Activity" for a live window (a
+# The window is found by its title: VIEWER_TITLE, "filemon Viewer" for a live window (a
 # window showing a capture file is titled with the file's name).
 viewer_key() {
   local win
-  win=$(xdotool search --sync --onlyvisible --name "${VIEWER_TITLE:-File Activity}" | head -n 1)
+  win=$(xdotool search --sync --onlyvisible --name "${VIEWER_TITLE:-filemon Viewer}" | head -n 1)
   [ -n "$win" ] || fail "no viewer window to type into"
   xdotool windowfocus --sync "$win" key --clearmodifiers "$@"
 }
@@ -293,7 +329,7 @@ click_until() {
   while [ $((SECONDS - start)) -lt "$timeout" ]; do
     xdotool mousemove "$x" "$y" click 1
     for i in $(seq 10); do
-      viewer_alive || { cat "$tmp/viewer.log" >&2; fail "the viewer exited"; }
+      viewer_alive || viewer_exited "$tmp"
       grep -q -- "$pattern" "$tmp/viewer.log" && return 0
       sleep 0.2
     done
