@@ -37,7 +37,7 @@ fail() {
   touch "$work/keep"
   echo "the guest's results are kept in $work/results"
   console
-  for f in "$work"/results/*.out "$work/results/scenario.log"; do
+  for f in "$work"/results/*.out "$work"/results/*.err "$work/results/scenario.log"; do
     [ -e "$f" ] && { echo "---- $(basename "$f") ----"; tail -40 "$f"; }
   done
   exit 1

@@ -56,15 +56,17 @@ fail() {
   exit 1
 }
 
-# step NAME CMD...: CMD bounded by HANG, its output in NAME.out
+# step NAME CMD...: CMD bounded by HANG, its output in NAME.out and its diagnostics in
+# NAME.err (apart: a dump's stdout is the capture, and filemonctl warns on stderr, e.g.
+# when the capture lost events)
 step() {
   local name=$1 secs=$HANG rc
   shift
   log "step $name"
-  timeout --kill-after=5 "$secs" "$@" > "$res/$name.out" 2>&1
+  timeout --kill-after=5 "$secs" "$@" > "$res/$name.out" 2> "$res/$name.err"
   rc=$?
-  [ $rc = 124 ] || [ $rc = 137 ] && fail "step $name timed out after $secs s: $(tail -5 "$res/$name.out")"
-  [ $rc = 0 ] || fail "step $name exited with $rc: $(tail -5 "$res/$name.out")"
+  [ $rc = 124 ] || [ $rc = 137 ] && fail "step $name timed out after $secs s: $(tail -5 "$res/$name.err" "$res/$name.out")"
+  [ $rc = 0 ] || fail "step $name exited with $rc: $(tail -5 "$res/$name.err" "$res/$name.out")"
 }
 
 # The command prefix that runs as USER (an array: timeout cannot run shell functions).
@@ -112,7 +114,7 @@ capture() {
   step "start-$label" "${asu[@]}" filemonctl start --backend="$b" "${filter[@]}"
   echo "start_seconds_$label=$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { print b - a }')" >> "$res/timings"
   step "release-$label" sh -c "echo go > $fifo"
-  step "workload-$label" tail --pid="$wpid" -f /dev/null
+  step "wait-workload-$label" tail --pid="$wpid" -f /dev/null
   wait "$wpid" || fail "the workload failed: $(cat "$res/workload-$label.err")"
   mv "$out" "$res/expected-$label.jsonl"
   # every event of the workload is in once its last call's is
