@@ -30,16 +30,35 @@ check "busctl-and-gdbus.sh runs" $shell_ok || sed 's/^/# /' "$work/shell.txt"
 check "busctl-and-gdbus.sh shows the backends" grep -q '^a{ss}' "$work/shell.txt"
 
 # A capture runs while the Python example watches for failures: the example subscribes
-# first, then a bounded replay starts.
+# first (filemond logs it), then a bounded replay starts; once the example has printed,
+# Ctrl+C ends it as a user would (--seconds only bounds a hang).
+# wait_for TIMEOUT CMD...: until CMD succeeds, FALSE after TIMEOUT seconds
+wait_for() {
+  local end=$((SECONDS + $1))
+  shift
+  until "$@"; do
+    [ $SECONDS -lt $end ] || return 1
+    sleep 0.1
+  done
+}
+subscribers_added() { grep -c 'subscriber .* added' "$FILEMOND_LOG" || true; }
 printf "export FILEMON_FAKE_STAP_FIXTURE='%s'\nexport FILEMON_FAKE_STAP_AFTER=repeat:50\n" \
   "$fixture" > "$FILEMON_FAKE_STAP_ENV"
-as_fmtest /usr/bin/python3 "$examples/filemon-failures.py" --seconds 3 > "$work/failures.txt" \
-  2> "$work/failures.err" &
+before=$(subscribers_added)
+# SIGINT as in a terminal: this script's jobs inherit it ignored (it runs in the
+# background of with-bus.sh); job control gives the example a group to signal
+set -m
+as_fmtest env --default-signal=INT /usr/bin/python3 "$examples/filemon-failures.py" --seconds 600 \
+  > "$work/failures.txt" 2> "$work/failures.err" &
 failures_pid=$!
-sleep 1
+set +m
+failures_ok=true
+subscribed() { [ "$(subscribers_added)" -gt "$before" ]; }
+wait_for 120 subscribed || failures_ok=false
 gdbus call --system --dest org.filemond.Filemond1 --object-path /org/filemond/Filemond1 \
   --method org.filemond.Filemond1.Start '{}' > /dev/null
-failures_ok=true
+wait_for 120 test -s "$work/failures.txt" || failures_ok=false
+kill -INT -- "-$failures_pid" 2>/dev/null || true   # the job's group: as_fmtest is a subshell
 wait "$failures_pid" || failures_ok=false
 check "filemon-failures.py runs" $failures_ok || sed 's/^/# /' "$work/failures.err"
 check "filemon-failures.py prints failed calls" grep -q ' = -E' "$work/failures.txt"
