@@ -1,5 +1,5 @@
-/* fm-stream.h: the binary record stream of OpenStream, and the record layout the daemon's
- * ring buffer stores (one encoding for both, so replaying the buffer is a copy).
+/* fm-stream.h: the binary record stream of OpenStream. The daemon's ring and the viewer's
+ * store keep events compact (fm-compact-event.h) and encode these records from them.
  *
  * All integers are little-endian. doc/stream-format.md is the reference for other
  * languages; this comment and that file must agree.
