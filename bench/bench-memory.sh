@@ -24,27 +24,13 @@ fmctl=("$build/client-cli/filemonctl" --no-ask-password)
 tmp=$FILEMON_TEST_TMP
 
 put() { printf '%s=%s\n' "$1" "$2" >> "$out"; }
-calc() { /usr/bin/python3 -c "print($1)"; }
-kv() { sed -n "s/^$1=//p" "$2"; }
-prop() {
-  gdbus call --system --dest org.filemond.Filemond1 --object-path /org/filemond/Filemond1 \
-    --method org.freedesktop.DBus.Properties.Get org.filemond.Filemond1 "$1" |
-    sed -e 's/^(<\(uint64 \)\?//' -e 's/>,)$//' -e "s/'//g"
-}
+# shellcheck source=bench/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
+
 wait_running() {
   for _ in $(seq 500); do [ "$(prop State)" = running ] && return 0; sleep 0.02; done
   echo "bench-memory: the capture did not start: $(prop LastError)" >&2
   return 1
-}
-wait_drained() {
-  local before after
-  before=$(prop EventCount)
-  for _ in $(seq 120); do
-    sleep 0.25
-    after=$(prop EventCount)
-    [ $((after - before)) -lt 200 ] && return 0
-    before=$after
-  done
 }
 
 mix_workload() {
