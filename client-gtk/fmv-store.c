@@ -61,6 +61,13 @@ fmv_store_new (void)
   return g_object_new (FMV_TYPE_STORE, NULL);
 }
 
+static inline const FmCompactEvent *
+record_at (FmvStore *self,
+           guint     row)
+{
+  return &self->pages[row >> PAGE_SHIFT][row & (PAGE_ROWS - 1)];
+}
+
 gboolean
 fmv_store_append (FmvStore      *self,
                   const FmEvent *event,
@@ -78,7 +85,8 @@ fmv_store_append (FmvStore      *self,
     /* g_malloc of 4 MiB is an mmap: untouched tail pages cost nothing */
     self->pages[self->n_pages++] = g_new (FmCompactEvent, PAGE_ROWS);
   if (!fm_compact_event_intern (&self->pages[row >> PAGE_SHIFT][row & (PAGE_ROWS - 1)],
-                                event, self->strings))
+                                event, self->strings,
+                                row > 0 ? record_at (self, row - 1) : NULL))
     return FALSE;
 
   if (event->seq > self->last_seq)
@@ -98,13 +106,6 @@ fmv_store_get_n_rows (FmvStore *self)
   g_return_val_if_fail (FMV_IS_STORE (self), 0);
 
   return g_atomic_int_get (&self->n_rows);
-}
-
-static inline const FmCompactEvent *
-record_at (FmvStore *self,
-           guint     row)
-{
-  return &self->pages[row >> PAGE_SHIFT][row & (PAGE_ROWS - 1)];
 }
 
 /* Runs once per row in every refilter: no checks beyond the row number. */

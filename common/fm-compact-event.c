@@ -6,7 +6,8 @@
 #define INTERN_I64(m, limit) out->m = event->m;
 #define INTERN_SYSCALL(m, limit) out->m = event->m;
 #define INTERN_BYTES(m, limit) \
-  if (!fm_strtab_intern (table, event->m, MIN (event->m##_len, (limit)), &id)) \
+  if (!fm_strtab_intern_like (table, event->m, MIN (event->m##_len, (limit)), \
+                              like ? like->m##_id : FM_STRTAB_EMPTY, &id)) \
     goto full; \
   out->m##_id = id; \
   taken++;
@@ -38,9 +39,10 @@ release_first (const FmCompactEvent *compact,
 }
 
 gboolean
-fm_compact_event_intern (FmCompactEvent *out,
-                         const FmEvent  *event,
-                         FmStrtab       *table)
+fm_compact_event_intern (FmCompactEvent       *out,
+                         const FmEvent        *event,
+                         FmStrtab             *table,
+                         const FmCompactEvent *like)
 {
   guint taken = 0;
   guint32 id;   /* a packed member's address may be unaligned */

@@ -33,11 +33,13 @@ typedef struct __attribute__ ((packed)) {
 } FmCompactEvent;
 
 /* Fills @out from @event, each string (clamped to its limit, as the stream's encoder
- * clamps it) interned in @table with one reference. FALSE, holding nothing, when the
- * table is full. */
-gboolean fm_compact_event_intern (FmCompactEvent *out,
-                                  const FmEvent  *event,
-                                  FmStrtab       *table);
+ * clamps it) interned in @table with one reference. @like, when not NULL, is an event
+ * whose ids the caller holds, likely to share strings with this one (the one appended
+ * before). FALSE, holding nothing, when the table is full. */
+gboolean fm_compact_event_intern (FmCompactEvent       *out,
+                                  const FmEvent        *event,
+                                  FmStrtab             *table,
+                                  const FmCompactEvent *like);
 
 /* Drops the references fm_compact_event_intern took. */
 void fm_compact_event_release (const FmCompactEvent *compact,

@@ -42,40 +42,35 @@ entry_size (guint16 len)
   return allocated_size (sizeof (FmStrtabEntry) + len + 1);
 }
 
-/* Word at a time: most strings are paths of tens of bytes. */
+/* Word at a time: most strings are paths of tens of bytes. The last word overlaps the
+ * one before rather than being copied byte by byte (a memcpy of a variable length is a
+ * library call). */
 static guint32
 hash_bytes (const char *s,
             guint16     len)
 {
   guint64 h = 0x9e3779b97f4a7c15ull ^ len;
+  guint64 w;
   gsize i = 0;
 
-  for (; i + 8 <= len; i += 8)
+  if (len >= 8)
     {
-      guint64 w;
-
-      memcpy (&w, s + i, 8);
-      h = (h ^ w) * 0xff51afd7ed558ccdull;
-      h ^= h >> 32;
+      for (; i + 8 < len; i += 8)
+        {
+          memcpy (&w, s + i, 8);
+          h = (h ^ w) * 0xff51afd7ed558ccdull;
+          h ^= h >> 32;
+        }
+      memcpy (&w, s + len - 8, 8);
     }
-  if (i < len)
-    {
-      guint64 w = 0;
-
-      memcpy (&w, s + i, len - i);
-      h = (h ^ w) * 0xff51afd7ed558ccdull;
-    }
+  else
+    for (w = 0; i < len; i++)
+      w = (w << 8) | (guint8) s[i];
+  h = (h ^ w) * 0xff51afd7ed558ccdull;
   h ^= h >> 29;
   h *= 0xc4ceb9fe1a85ec53ull;
   h ^= h >> 32;
   return (guint32) h;
-}
-
-static inline FmStrtabEntry *
-entry_of (FmStrtab *table,
-          guint32   id)
-{
-  return table->pages[id >> FM_STRTAB_PAGE_SHIFT][id & (FM_STRTAB_PAGE_IDS - 1)];
 }
 
 FmStrtab *
@@ -110,7 +105,7 @@ fm_strtab_unref (FmStrtab *table)
 
   for (guint32 i = 0; i <= table->mask; i++)
     if (table->slots[i] != 0)
-      g_free (entry_of (table, table->slots[i]));
+      g_free (fm_strtab_entry (table, table->slots[i]));
   for (guint i = 0; i < table->n_pages; i++)
     g_free (table->pages[i]);
   g_free (table->pages);
@@ -125,7 +120,7 @@ index_insert (FmStrtab *table,
               guint32   mask,
               guint32   id)
 {
-  guint32 i = entry_of (table, id)->hash & mask;
+  guint32 i = fm_strtab_entry (table, id)->hash & mask;
 
   while (slots[i] != 0)
     i = (i + 1) & mask;
@@ -151,7 +146,7 @@ index_remove (FmStrtab *table,
               guint32   id)
 {
   guint32 mask = table->mask;
-  guint32 i = entry_of (table, id)->hash & mask;
+  guint32 i = fm_strtab_entry (table, id)->hash & mask;
   guint32 j;
 
   while (table->slots[i] != id)
@@ -160,7 +155,7 @@ index_remove (FmStrtab *table,
   /* Backward shift: move up every later entry of the run that may sit in the hole. */
   for (j = (i + 1) & mask; table->slots[j] != 0; j = (j + 1) & mask)
     {
-      guint32 home = entry_of (table, table->slots[j])->hash & mask;
+      guint32 home = fm_strtab_entry (table, table->slots[j])->hash & mask;
 
       if (((j - home) & mask) >= ((j - i) & mask))
         {
@@ -208,7 +203,7 @@ fm_strtab_intern (FmStrtab   *table,
   hash = hash_bytes (s, len);
   for (i = hash & table->mask; table->slots[i] != 0; i = (i + 1) & table->mask)
     {
-      entry = entry_of (table, table->slots[i]);
+      entry = fm_strtab_entry (table, table->slots[i]);
       if (entry->hash == hash && entry->len == len && memcmp (entry->bytes, s, len) == 0)
         {
           entry->refs++;
@@ -250,7 +245,7 @@ fm_strtab_release (FmStrtab *table,
   if (id == FM_STRTAB_EMPTY)
     return;
 
-  entry = entry_of (table, id);
+  entry = fm_strtab_entry (table, id);
   g_assert (entry->refs > 0);
   if (--entry->refs > 0)
     return;

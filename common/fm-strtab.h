@@ -33,6 +33,15 @@ gboolean fm_strtab_intern (FmStrtab   *table,
                            const char *s,
                            guint16     len,
                            guint32    *id);
+/* fm_strtab_intern, trying first whether the string is the one of @hint (a live id the
+ * caller holds, or FM_STRTAB_EMPTY): consecutive events mostly repeat the command, the
+ * flags and often the path of the one before, and comparing with one string is cheaper
+ * than hashing and probing. */
+static inline gboolean fm_strtab_intern_like (FmStrtab   *table,
+                                              const char *s,
+                                              guint16     len,
+                                              guint32     hint,
+                                              guint32    *id);
 /* Drops a reference taken by fm_strtab_intern. */
 void fm_strtab_release (FmStrtab *table,
                         guint32   id);
@@ -50,7 +59,9 @@ gsize fm_strtab_get_memory (FmStrtab *table);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmStrtab, fm_strtab_unref)
 
-/* ---- inline part: the lookup by id runs for every string of every event viewed ----- */
+/* ---- inline part: what runs for every string of every event appended or viewed ---- */
+
+#include <string.h>
 
 #define FM_STRTAB_PAGE_SHIFT 12
 #define FM_STRTAB_PAGE_IDS (1u << FM_STRTAB_PAGE_SHIFT)
@@ -66,6 +77,14 @@ struct _FmStrtabPublic {
   FmStrtabEntry ***pages;
 };
 
+static inline FmStrtabEntry *
+fm_strtab_entry (FmStrtab *table,
+                 guint32   id)
+{
+  return ((struct _FmStrtabPublic *) table)->pages[id >> FM_STRTAB_PAGE_SHIFT]
+                                                 [id & (FM_STRTAB_PAGE_IDS - 1)];
+}
+
 static inline const char *
 fm_strtab_get (FmStrtab *table,
                guint32   id,
@@ -78,10 +97,30 @@ fm_strtab_get (FmStrtab *table,
       *len = 0;
       return "";
     }
-  entry = ((struct _FmStrtabPublic *) table)->pages[id >> FM_STRTAB_PAGE_SHIFT]
-                                                  [id & (FM_STRTAB_PAGE_IDS - 1)];
+  entry = fm_strtab_entry (table, id);
   *len = entry->len;
   return entry->bytes;
+}
+
+static inline gboolean
+fm_strtab_intern_like (FmStrtab   *table,
+                       const char *s,
+                       guint16     len,
+                       guint32     hint,
+                       guint32    *id)
+{
+  if (hint != FM_STRTAB_EMPTY)
+    {
+      FmStrtabEntry *entry = fm_strtab_entry (table, hint);
+
+      if (entry->len == len && memcmp (entry->bytes, s, len) == 0)
+        {
+          entry->refs++;
+          *id = hint;
+          return TRUE;
+        }
+    }
+  return fm_strtab_intern (table, s, len, id);
 }
 
 G_END_DECLS

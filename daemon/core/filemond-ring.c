@@ -272,6 +272,18 @@ enforce_bytes (FmdRing *ring)
     drop_oldest_event (ring);
 }
 
+/* The last event appended while its strings are held, for the intern's hint. */
+static const FmCompactEvent *
+newest (FmdRing *ring)
+{
+  Chunk *tail;
+
+  if (ring->first_seq == ring->next_seq)
+    return NULL;
+  tail = chunk_at (ring, ring->n_chunks - 1);
+  return &tail->records[tail->n_records - 1];
+}
+
 guint64
 fmd_ring_append (FmdRing       *ring,
                  const FmEvent *event)
@@ -283,16 +295,16 @@ fmd_ring_append (FmdRing       *ring,
   g_return_val_if_fail (ring != NULL, 0);
   g_return_val_if_fail (event != NULL, 0);
 
-  if (ring->next_seq - ring->first_seq == ring->max_events)
-    drop_oldest_event (ring);
-
   /* 2^28 distinct strings: only a ring of a hundred million events with nothing in
    * common gets there; its oldest go first */
-  while (!fm_compact_event_intern (&compact, event, ring->strings))
+  while (!fm_compact_event_intern (&compact, event, ring->strings, newest (ring)))
     {
       g_assert (ring->first_seq < ring->next_seq);
       drop_oldest_event (ring);
     }
+  /* after the intern: the newest event may be the one that goes */
+  if (ring->next_seq - ring->first_seq == ring->max_events)
+    drop_oldest_event (ring);
 
   tail = tail_chunk (ring);
   seq = ring->next_seq;

@@ -168,7 +168,7 @@ test_compact_event_at_the_limits (void)
       event.detail = detail;
       event.detail_len = FM_DETAIL_MAX + over;
 
-      g_assert_true (fm_compact_event_intern (&compact, &event, table));
+      g_assert_true (fm_compact_event_intern (&compact, &event, table, NULL));
       /* path and path2 are one string */
       g_assert_cmpuint (fm_strtab_get_n_strings (table), ==, 3);
       fm_compact_event_view (&compact, table, &view);
@@ -185,6 +185,34 @@ test_compact_event_at_the_limits (void)
     }
 }
 
+/* A hint that matches gives its ids (one more reference each); one that does not changes
+ * nothing but the cost. */
+static void
+test_compact_event_like_the_one_before (void)
+{
+  g_autoptr(FmStrtab) table = fm_strtab_new ();
+  FmEvent event = { .pid = 1 };
+  FmCompactEvent first, same, other;
+
+  fm_event_set_strings (&event, "make", "/usr/include/stdio.h", NULL, "O_RDONLY");
+  g_assert_true (fm_compact_event_intern (&first, &event, table, NULL));
+  g_assert_true (fm_compact_event_intern (&same, &event, table, &first));
+  g_assert_cmpuint (same.comm_id, ==, first.comm_id);
+  g_assert_cmpuint (same.path_id, ==, first.path_id);
+  g_assert_cmpuint (same.detail_id, ==, first.detail_id);
+  fm_event_set_strings (&event, "cc1", "/usr/include/stdio.h", NULL, "O_RDONLY");
+  g_assert_true (fm_compact_event_intern (&other, &event, table, &first));
+  g_assert_cmpuint (other.comm_id, !=, first.comm_id);
+  g_assert_cmpuint (other.path_id, ==, first.path_id);
+  g_assert_cmpuint (fm_strtab_get_n_strings (table), ==, 4);
+
+  fm_compact_event_release (&first, table);
+  fm_compact_event_release (&same, table);
+  g_assert_cmpuint (fm_strtab_get_n_strings (table), ==, 3);
+  fm_compact_event_release (&other, table);
+  g_assert_cmpuint (fm_strtab_get_n_strings (table), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -195,6 +223,7 @@ main (int argc, char **argv)
   g_test_add_func ("/strtab/ids/released-ids-are-reused", test_released_ids_are_reused);
   g_test_add_func ("/strtab/index/many-distinct-strings", test_many_distinct_strings);
   g_test_add_func ("/strtab/compact-event/limits-clamped-as-the-encoder-does", test_compact_event_at_the_limits);
+  g_test_add_func ("/strtab/compact-event/like-the-one-before", test_compact_event_like_the_one_before);
 
   return g_test_run ();
 }

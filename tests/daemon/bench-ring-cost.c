@@ -1,0 +1,112 @@
+/* bench-ring-cost.c: the daemon's work per event in its ring, for instruction counts:
+ * appending a capture's events, then replaying them to one OpenStream reader (the
+ * daemon's side only: the reader thread reads and discards).
+ *
+ *   valgrind --tool=callgrind --toggle-collect=fmd_ring_append bench-ring-cost mix
+ *   valgrind --tool=callgrind --toggle-collect=stream_flush bench-ring-cost mix
+ *
+ * Loads: "single", one event a million times over (the benchmark's failed open); "mix",
+ * paths drawn from 20 000 with a Zipf-like law (the k-th most frequent named about 1/k as
+ * often as the first, as a build's headers and a desktop's files are), eight commands, ten
+ * flag sets, a rename's second path now and then. Fixed seed: the same events each run.
+ * Prints the events, the bytes replayed and the wall times (only the instruction counts
+ * are comparable on a shared machine). */
+#include <math.h>
+#include <unistd.h>
+
+#include "filemond-ring.h"
+#include "filemond-stream.h"
+
+#define N_EVENTS 200000
+#define N_PATHS 20000
+
+static gpointer
+drain_thread (gpointer user_data)
+{
+  int fd = GPOINTER_TO_INT (user_data);
+  static guint8 buf[1 << 20];
+  gsize total = 0;
+  gssize n;
+
+  while ((n = read (fd, buf, sizeof buf)) > 0)
+    total += n;
+  return GSIZE_TO_POINTER (total);
+}
+
+static void
+make_event (GRand   *rand,
+            gboolean mix,
+            FmEvent *event,
+            char     path[256],
+            char     path2[256])
+{
+  static const char *comms[] = { "cc1", "make", "gnome-shell", "nautilus", "tracker-miner-f",
+                                 "bash", "ld", "evolution" };
+  static const char *details[] = { "O_RDONLY|O_CLOEXEC", "O_RDONLY|O_NOCTTY", "AT_FDCWD",
+                                   "O_WRONLY|O_CREAT|O_TRUNC, 0644", "0", "F_OK", "R_OK",
+                                   "O_RDONLY|O_DIRECTORY|O_CLOEXEC", "AT_SYMLINK_NOFOLLOW", "" };
+  guint k;
+
+  memset (event, 0, sizeof *event);
+  event->time_ns = 1700000000000000000ull + g_rand_int (rand);
+  event->duration_ns = g_rand_int_range (rand, 200, 20000);
+  event->ppid = 1;
+  event->uid = 1000;
+  if (!mix)
+    {
+      event->pid = event->tid = 4242;
+      event->syscall_nr = 257;
+      event->result = -2;
+      fm_event_set_strings (event, "fm-loadgen", "/nonexistent/fm-loadgen", NULL,
+                            "O_RDONLY");
+      return;
+    }
+  /* log-uniform rank: P(k) ~ 1/k */
+  k = (guint) exp (g_rand_double (rand) * log (N_PATHS));
+  g_snprintf (path, 256, "/usr/include/x86_64-linux-gnu/%s/%u/header-%u.h",
+              k % 3 ? "glib-2.0" : "sys", k % 97, k);
+  event->pid = event->tid = 1000 + g_rand_int_range (rand, 0, 40);
+  event->syscall_nr = k % 5 ? 257 : 262;
+  event->result = k % 3 ? 3 : -2;
+  path2[0] = '\0';
+  if (g_rand_int_range (rand, 0, 100) == 0)
+    g_snprintf (path2, 256, "%s.%u.tmp", path, g_rand_int (rand));
+  fm_event_set_strings (event, comms[event->pid % G_N_ELEMENTS (comms)], path, path2,
+                        details[k % G_N_ELEMENTS (details)]);
+}
+
+int
+main (int argc, char **argv)
+{
+  gboolean mix = argc > 1 && g_str_equal (argv[1], "mix");
+  g_autoptr(GRand) rand = g_rand_new_with_seed (21);
+  g_autoptr(FmdRing) ring = fmd_ring_new (N_EVENTS, 1024 * 1024 * 1024);
+  g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 4 * 1024 * 1024);
+  char path[256], path2[256];
+  GThread *thread;
+  gsize bytes;
+  gint64 t0, t1, t2;
+  int fd;
+
+  t0 = g_get_monotonic_time ();
+  for (guint i = 0; i < N_EVENTS; i++)
+    {
+      FmEvent event;
+
+      make_event (rand, mix, &event, path, path2);
+      fmd_ring_append (ring, &event);
+    }
+  t1 = g_get_monotonic_time ();
+
+  fd = fmd_streams_open (streams, ":bench", TRUE, 1, FALSE, NULL);
+  g_assert (fd >= 0);
+  thread = g_thread_new ("drain", drain_thread, GINT_TO_POINTER (fd));
+  while (fmd_streams_get_n_streams (streams) > 0)
+    g_main_context_iteration (NULL, TRUE);
+  bytes = GPOINTER_TO_SIZE (g_thread_join (thread));
+  t2 = g_get_monotonic_time ();
+
+  g_print ("%s: %u events appended in %.3f s, replayed (%zu bytes) in %.3f s\n",
+           mix ? "mix" : "single", N_EVENTS, (t1 - t0) / 1e6, bytes, (t2 - t1) / 1e6);
+  return 0;
+}
