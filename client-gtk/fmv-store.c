@@ -1,6 +1,7 @@
 /* fmv-store.c: the append-only event store behind the viewer's event list.
  *
- * Layout: compact records (fm-compact-event.h), fixed-size, in pages of 64 Ki rows, their
+ * Layout: compact records (fm-compact-event.h), fixed-size, in pages of 64 Ki rows, with
+ * a page of their sequence numbers each (rows need not be consecutive events), their
  * strings once each in a string table that never releases one (the store only grows).
  * The page table is allocated once at its full size, so a reader thread holding a row
  * number below the row count it saw never races with an append that adds a page; the
@@ -20,6 +21,7 @@ struct _FmvStore
   GObject parent_instance;
 
   FmCompactEvent **pages;   /* MAX_PAGES entries, each PAGE_ROWS records */
+  guint64 **seq_pages;      /* the same, each PAGE_ROWS sequence numbers */
   guint n_pages;
   FmStrtab *strings;
 
@@ -35,8 +37,12 @@ fmv_store_finalize (GObject *object)
   FmvStore *self = FMV_STORE (object);
 
   for (guint i = 0; i < self->n_pages; i++)
-    g_free (self->pages[i]);
+    {
+      g_free (self->pages[i]);
+      g_free (self->seq_pages[i]);
+    }
   g_free (self->pages);
+  g_free (self->seq_pages);
   fm_strtab_unref (self->strings);
 
   G_OBJECT_CLASS (fmv_store_parent_class)->finalize (object);
@@ -52,6 +58,7 @@ static void
 fmv_store_init (FmvStore *self)
 {
   self->pages = g_new0 (FmCompactEvent *, MAX_PAGES);
+  self->seq_pages = g_new0 (guint64 *, MAX_PAGES);
   self->strings = fm_strtab_new ();
 }
 
@@ -82,12 +89,16 @@ fmv_store_append (FmvStore      *self,
   if (row >= MAX_PAGES * PAGE_ROWS)
     return FALSE;
   if ((row >> PAGE_SHIFT) >= self->n_pages)
-    /* g_malloc of 4 MiB is an mmap: untouched tail pages cost nothing */
-    self->pages[self->n_pages++] = g_new (FmCompactEvent, PAGE_ROWS);
+    {
+      /* g_malloc of MiBs is an mmap: untouched tail pages cost nothing */
+      self->pages[self->n_pages] = g_new (FmCompactEvent, PAGE_ROWS);
+      self->seq_pages[self->n_pages++] = g_new (guint64, PAGE_ROWS);
+    }
   if (!fm_compact_event_intern (&self->pages[row >> PAGE_SHIFT][row & (PAGE_ROWS - 1)],
                                 event, self->strings,
                                 row > 0 ? record_at (self, row - 1) : NULL))
     return FALSE;
+  self->seq_pages[row >> PAGE_SHIFT][row & (PAGE_ROWS - 1)] = event->seq;
 
   if (event->seq > self->last_seq)
     self->last_seq = event->seq;
@@ -116,7 +127,9 @@ fmv_store_get_event (FmvStore *self,
 {
   g_assert (row < fmv_store_get_n_rows (self));
 
-  fm_compact_event_view (record_at (self, row), self->strings, event);
+  fm_compact_event_view (record_at (self, row),
+                         self->seq_pages[row >> PAGE_SHIFT][row & (PAGE_ROWS - 1)],
+                         self->strings, event);
 }
 
 gint64
@@ -135,9 +148,9 @@ fmv_store_get_memory_size (FmvStore *self)
 
   /* Only the used part of the last page counts: the rest was never touched. */
   n_rows = fmv_store_get_n_rows (self);
-  return (gsize) n_rows * sizeof (FmCompactEvent)
+  return (gsize) n_rows * (sizeof (FmCompactEvent) + sizeof (guint64))
          + fm_strtab_get_memory (self->strings)
-         + MAX_PAGES * sizeof (gpointer);
+         + MAX_PAGES * 2 * sizeof (gpointer);
 }
 
 guint64

@@ -1,8 +1,8 @@
 /* fmv-store.h: the viewer's backing store, an append-only array of compact events.
  *
  * A million events must fit in little memory and never move once written, so rows are
- * kept as the daemon's ring keeps them (fm-compact-event.h): 66 bytes of fixed fields and
- * string ids, each string a capture repeats held once. Nothing per row is a GObject;
+ * kept as the daemon's ring keeps them (fm-compact-event.h): 58 bytes of fixed fields and
+ * string ids, and the sequence number, each string a capture repeats held once. Nothing per row is a GObject;
  * fmv-event-list.c creates row objects only for the rows a view asks for.
  *
  * One thread appends; any number of threads may read the rows that existed when they

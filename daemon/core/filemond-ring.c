@@ -308,7 +308,6 @@ fmd_ring_append (FmdRing       *ring,
 
   tail = tail_chunk (ring);
   seq = ring->next_seq;
-  compact.seq = seq;
   tail->records[tail->n_records++] = compact;
   ring->next_seq++;
   enforce_bytes (ring);
@@ -346,7 +345,7 @@ fmd_ring_lookup (FmdRing *ring,
   if (seq < ring->first_seq || seq >= ring->next_seq)
     return FALSE;
 
-  fm_compact_event_view (locate (ring, seq, NULL), ring->strings, event);
+  fm_compact_event_view (locate (ring, seq, NULL), seq, ring->strings, event);
   return TRUE;
 }
 
@@ -381,7 +380,7 @@ fmd_ring_encode_run (FmdRing *ring,
         {
           FmEvent event;
 
-          fm_compact_event_view (record + k, ring->strings, &event);
+          fm_compact_event_view (record + k, seq + n, ring->strings, &event);
           if (fm_record_event_size (&event) > size - used)
             goto full;
           used += fm_record_encode_event (&event, out + used);
@@ -470,8 +469,8 @@ fmd_ring_snapshot_next (FmdRingSnapshot *snapshot,
   chunk = g_ptr_array_index (snapshot->chunks, 0);
   i = snapshot->first_seq + snapshot->next - chunk->first_seq;
   chunk = g_ptr_array_index (snapshot->chunks, i / snapshot->chunk_records);
-  fm_compact_event_view (&chunk->records[i % snapshot->chunk_records], snapshot->strings,
-                         event);
+  fm_compact_event_view (&chunk->records[i % snapshot->chunk_records],
+                         snapshot->first_seq + snapshot->next, snapshot->strings, event);
   snapshot->next++;
   return TRUE;
 }

@@ -171,7 +171,7 @@ test_compact_event_at_the_limits (void)
       g_assert_true (fm_compact_event_intern (&compact, &event, table, NULL));
       /* path and path2 are one string */
       g_assert_cmpuint (fm_strtab_get_n_strings (table), ==, 3);
-      fm_compact_event_view (&compact, table, &view);
+      fm_compact_event_view (&compact, event.seq, table, &view);
       g_assert_cmpuint (view.comm_len, ==, FM_COMM_MAX - 1);
       g_assert_cmpuint (view.path_len, ==, FM_PATH_MAX);
       g_assert_cmpuint (view.detail_len, ==, FM_DETAIL_MAX);
