@@ -53,8 +53,8 @@ static inline const char *fm_strtab_get (FmStrtab *table,
 
 /* Distinct strings held now (the empty string excluded). */
 guint fm_strtab_get_n_strings (FmStrtab *table);
-/* Bytes of memory the table takes now: entries, their allocator's overhead, the hash
- * index and the pages of the id table. */
+/* Bytes of memory the table takes now: the entries held (headers, bytes, alignment),
+ * the hash index and the pages of the id table. */
 gsize fm_strtab_get_memory (FmStrtab *table);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmStrtab, fm_strtab_unref)

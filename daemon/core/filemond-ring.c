@@ -17,7 +17,9 @@
 #include "fm-stream.h"
 
 #define MIN_CHUNK_SIZE ((gsize) 64 * 1024)
-#define MAX_CHUNK_SIZE ((gsize) 4 * 1024 * 1024)
+/* The oldest chunk's overwritten records keep their pages until the whole chunk goes:
+ * half a chunk on average, so chunks stay small (1 MiB: 18 000 events). */
+#define MAX_CHUNK_SIZE ((gsize) 1024 * 1024)
 /* The byte capacity is spent in chunks; overwriting frees a whole chunk at a time, so
  * more chunks mean finer overwriting (1/32 of the buffer at worst). */
 #define CHUNKS_PER_RING 32
