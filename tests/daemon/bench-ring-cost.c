@@ -9,7 +9,9 @@
  * paths drawn from 20 000 with a Zipf-like law (the k-th most frequent named about 1/k as
  * often as the first, as a build's headers and a desktop's files are), eight commands, ten
  * flag sets, a rename's second path now and then. Fixed seed: the same events each run.
- * Prints the events, the bytes replayed, and the main thread's CPU time an event for each
+ * Prints the events, the bytes replayed and saved (jsonl, through Save) with their
+ * SHA-256 (the same events must give the same bytes, before and after a change of the
+ * ring), and the main thread's CPU time an event for each
  * part (CPU time rather than wall time: a loaded machine stretches the wall time with
  * the time spent waiting for a CPU; instruction counts are the steadiest of the three). */
 #include <math.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include "filemond-ring.h"
+#include "filemond-save.h"
 #include "filemond-stream.h"
 
 #define N_EVENTS 200000
@@ -31,17 +34,25 @@ thread_cpu_ns (void)
 }
 #define N_PATHS 20000
 
+typedef struct {
+  int fd;
+  gsize bytes;
+  GChecksum *sum;   /* of the stream: the same events must give the same bytes */
+} Drain;
+
 static gpointer
 drain_thread (gpointer user_data)
 {
-  int fd = GPOINTER_TO_INT (user_data);
+  Drain *d = user_data;
   static guint8 buf[1 << 20];
-  gsize total = 0;
   gssize n;
 
-  while ((n = read (fd, buf, sizeof buf)) > 0)
-    total += n;
-  return GSIZE_TO_POINTER (total);
+  while ((n = read (d->fd, buf, sizeof buf)) > 0)
+    {
+      d->bytes += n;
+      g_checksum_update (d->sum, buf, n);
+    }
+  return NULL;
 }
 
 static void
@@ -86,6 +97,37 @@ make_event (GRand   *rand,
                         details[k % G_N_ELEMENTS (details)]);
 }
 
+static void
+saved_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  guint64 written;
+
+  if (!fmd_save_finish (result, &written, NULL))
+    g_error ("Save failed");
+  *(gboolean *) user_data = TRUE;
+}
+
+/* Save of the whole ring in jsonl, drained by a thread as the stream is. */
+static void
+save_all (FmdRing *ring,
+          Drain   *drain)
+{
+  gboolean done = FALSE;
+  GThread *thread;
+  int p[2];
+
+  if (pipe (p) < 0)
+    g_error ("pipe failed");
+  drain->fd = p[0];
+  drain->sum = g_checksum_new (G_CHECKSUM_SHA256);
+  thread = g_thread_new ("drain", drain_thread, drain);
+  fmd_save_async (fmd_ring_snapshot (ring, 0), p[1], FM_FORMAT_JSONL, 60, NULL, saved_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  g_thread_join (thread);
+  close (p[0]);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -94,7 +136,8 @@ main (int argc, char **argv)
   g_autoptr(FmdRing) ring = fmd_ring_new (N_EVENTS, 1024 * 1024 * 1024);
   g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 4 * 1024 * 1024);
   GThread *thread;
-  gsize bytes;
+  Drain drain = { 0 };
+  Drain saved = { 0 };
   static FmEvent events[N_EVENTS];
   static char paths[N_EVENTS][2][256];
   double t0, t1, t2;
@@ -111,13 +154,22 @@ main (int argc, char **argv)
 
   fd = fmd_streams_open (streams, ":bench", TRUE, 1, FALSE, NULL);
   g_assert (fd >= 0);
-  thread = g_thread_new ("drain", drain_thread, GINT_TO_POINTER (fd));
+  drain.fd = fd;
+  drain.sum = g_checksum_new (G_CHECKSUM_SHA256);
+  thread = g_thread_new ("drain", drain_thread, &drain);
   while (fmd_streams_get_n_streams (streams) > 0)
     g_main_context_iteration (NULL, TRUE);
   t2 = thread_cpu_ns ();
-  bytes = GPOINTER_TO_SIZE (g_thread_join (thread));
+  g_thread_join (thread);
 
-  g_print ("%s: %u events, CPU an event: append %.0f ns, replay %.0f ns (%zu bytes)\n",
-           mix ? "mix" : "single", N_EVENTS, (t1 - t0) / N_EVENTS, (t2 - t1) / N_EVENTS, bytes);
+  g_print ("%s: %u events, CPU an event: append %.0f ns, replay %.0f ns (%zu bytes, sha256 %s)\n",
+           mix ? "mix" : "single", N_EVENTS, (t1 - t0) / N_EVENTS, (t2 - t1) / N_EVENTS,
+           drain.bytes, g_checksum_get_string (drain.sum));
+  g_checksum_free (drain.sum);
+
+  save_all (ring, &saved);
+  g_print ("%s: saved %zu bytes of jsonl, sha256 %s\n", mix ? "mix" : "single", saved.bytes,
+           g_checksum_get_string (saved.sum));
+  g_checksum_free (saved.sum);
   return 0;
 }
