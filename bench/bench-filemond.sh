@@ -24,14 +24,8 @@ ops=(open-missing stat open-close getppid)
 put() { printf '%s\t%s\t%s\n' "$round" "$1" "$2" >> "$raw"; }
 note() { echo "round $round: $*" >> "$raw.notes"; echo "bench-filemond: $*" >&2; }
 now() { date +%s.%N; }
-calc() { /usr/bin/python3 -c "print($1)"; }
-kv() { sed -n "s/^$1=//p" "$2"; }
-
-prop() {
-  gdbus call --system --dest org.filemond.Filemond1 --object-path /org/filemond/Filemond1 \
-    --method org.freedesktop.DBus.Properties.Get org.filemond.Filemond1 "$1" |
-    sed -e 's/^(<\(uint64 \)\?//' -e 's/>,)$//' -e "s/'//g"
-}
+# shellcheck source=bench/bench-lib.sh
+. "$(dirname "$0")/bench-lib.sh"
 
 wait_state() {
   local i
@@ -41,18 +35,6 @@ wait_state() {
   done
   note "State did not become $1 (it is $(prop State); LastError: $(prop LastError))"
   return 1
-}
-
-# Waits until the daemon has taken in what the kernel had (EventCount stops growing).
-wait_drained() {
-  local before after i
-  before=$(prop EventCount)
-  for ((i = 0; i < 60; i++)); do
-    sleep 0.25
-    after=$(prop EventCount)
-    [ $((after - before)) -lt 200 ] && return 0
-    before=$after
-  done
 }
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$FILEMOND_PID/stat"; }

@@ -140,16 +140,13 @@ schedule_retry (FmvLive *self)
 
 /* ---- the stream ------------------------------------------------------------------------- */
 
-/* The record is kept as received: the store views it in place. */
 static gboolean
-on_event_record (const guint8  *record,
-                 gsize          size,
-                 const FmEvent *event,
-                 gpointer       user_data)
+on_event (const FmEvent *event,
+          gpointer       user_data)
 {
   FmvLive *self = user_data;
 
-  if (!fmv_store_append_record (self->store, record, size, event, NULL))
+  if (!fmv_store_append (self->store, event, NULL))
     return FALSE;
   self->next_seq = event->seq + 1;
   self->received++;
@@ -180,7 +177,7 @@ on_dropped (guint64  total,
 }
 
 static const FmStreamCallbacks stream_callbacks = {
-  .event_record = on_event_record,
+  .event = on_event,
   .gap = on_gap,
   .dropped = on_dropped,
 };

@@ -1,10 +1,9 @@
-/* fmv-store.h: the viewer's backing store, an append-only array of encoded event records.
+/* fmv-store.h: the viewer's backing store, an append-only array of compact events.
  *
  * A million events must fit in little memory and never move once written, so rows are
- * kept in the stream's own binary record (fm-stream.h) inside big chunks, with one 64-bit
- * offset per row: the bytes received from the daemon are kept as they came, and viewed in
- * place. Nothing per row is a GObject; fmv-event-list.c creates row objects only
- * for the rows a view asks for.
+ * kept as the daemon's ring keeps them (fm-compact-event.h): 58 bytes of fixed fields and
+ * string ids, and the sequence number, each string a capture repeats held once. Nothing per row is a GObject;
+ * fmv-event-list.c creates row objects only for the rows a view asks for.
  *
  * One thread appends; any number of threads may read the rows that existed when they
  * started (the filter and sort workers): chunks and offset pages are never reallocated,
@@ -25,19 +24,11 @@ G_DECLARE_FINAL_TYPE (FmvStore, fmv_store, FMV, STORE, GObject)
 FmvStore *fmv_store_new (void);
 
 /* Copies @event into the store and returns its row number. Returns FALSE (and stores
- * nothing) only when the store is full (about a billion rows). */
+ * nothing) only when the store is full (about a billion rows, or 268 million distinct
+ * strings). */
 gboolean fmv_store_append (FmvStore      *self,
                            const FmEvent *event,
                            guint         *row_out);
-
-/* Keeps the @size bytes of an event record received from the stream as they are, with
- * @event its view (from the stream decoder, which checked the record): no decoding and
- * encoding again. Returns FALSE as fmv_store_append() does. */
-gboolean fmv_store_append_record (FmvStore      *self,
-                                  const guint8  *record,
-                                  gsize          size,
-                                  const FmEvent *event,
-                                  guint         *row_out);
 
 /* Rows appended so far; safe to call from any thread. */
 guint fmv_store_get_n_rows (FmvStore *self);
@@ -52,7 +43,7 @@ void fmv_store_get_event (FmvStore *self,
 gint64 fmv_store_get_result (FmvStore *self,
                              guint     row);
 
-/* Bytes the store holds (chunks and offset pages), for the measurements. */
+/* Bytes the store holds (records, strings, page table), for the measurements. */
 gsize fmv_store_get_memory_size (FmvStore *self);
 
 /* The highest sequence number appended, 0 when empty. */

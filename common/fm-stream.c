@@ -234,13 +234,6 @@ view_event (const guint8 *data,
   FM_EVENT_FIELDS (VIEW)
 }
 
-void
-fm_record_view_event (const guint8 *data,
-                      FmEvent      *event)
-{
-  view_event (data, event);
-}
-
 /* The checks of a string field: within its limit, its NUL where its length says. */
 #define CHECK_LIMIT_BYTES(m, limit) || event->m##_len > (limit)
 #define CHECK_LIMIT_UTF8(m, limit) || event->m##_len > (limit)
@@ -370,10 +363,8 @@ dispatch (FmStreamDecoder *decoder,
 
         if (!fm_record_decode_event (rec, size, &event, &local))
           return fail (decoder, error, local->message);
-        if (decoder->callbacks.event_record != NULL
-            ? !decoder->callbacks.event_record (rec, size, &event, decoder->user_data)
-            : decoder->callbacks.event != NULL &&
-              !decoder->callbacks.event (&event, decoder->user_data))
+        if (decoder->callbacks.event != NULL &&
+            !decoder->callbacks.event (&event, decoder->user_data))
           {
             *stop = TRUE;
             return FALSE;

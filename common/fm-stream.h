@@ -1,5 +1,5 @@
-/* fm-stream.h: the binary record stream of OpenStream, and the record layout the daemon's
- * ring buffer stores (one encoding for both, so replaying the buffer is a copy).
+/* fm-stream.h: the binary record stream of OpenStream. The daemon's ring and the viewer's
+ * store keep events compact (fm-compact-event.h) and encode these records from them.
  *
  * All integers are little-endian. doc/stream-format.md is the reference for other
  * languages; this comment and that file must agree.
@@ -102,11 +102,6 @@ gboolean fm_record_decode_event (const guint8 *data,
                                  FmEvent      *event,
                                  GError      **error);
 
-/* The view of an event record this process encoded itself (a ring buffer, a viewer's
- * store), without the checks: for trusted memory on hot paths only. */
-void fm_record_view_event (const guint8 *data,
-                           FmEvent      *event);
-
 /* Incremental stream decoder: feed it bytes as they arrive, split anywhere; it calls back
  * once per complete record. Holds at most one partial record. */
 typedef struct _FmStreamDecoder FmStreamDecoder;
@@ -118,13 +113,6 @@ typedef struct {
   void (*dropped) (guint64 total, gpointer user_data);
   /* The capture stopped or a new one started; its events begin at @next_seq. */
   void (*capture) (FmCaptureChange change, guint64 next_seq, gpointer user_data);
-  /* Optional, called instead of @event when set: an event with the @size bytes of its
-   * record as received (checked as fm_record_decode_event checks them), for a reader
-   * that keeps records rather than events. Valid during the call only. */
-  gboolean (*event_record) (const guint8  *record,
-                            gsize          size,
-                            const FmEvent *event,
-                            gpointer       user_data);
 } FmStreamCallbacks;
 
 FmStreamDecoder *fm_stream_decoder_new (const FmStreamCallbacks *callbacks,

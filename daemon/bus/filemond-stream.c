@@ -17,6 +17,10 @@
 #define FLUSH_BUDGET ((gsize) 4 * 1024 * 1024)
 /* The header, a dropped and a gap record, or the unsent tail of one event record. */
 #define PENDING_MAX (FM_RECORD_MAX_SIZE + FM_STREAM_HEADER_SIZE)
+/* The ring's events are encoded into this much at a time before a send: large enough
+ * that a send moves hundreds of records, small enough to stay in the cache. */
+#define ENCODE_BYTES ((gsize) 128 * 1024)
+G_STATIC_ASSERT (ENCODE_BYTES >= FM_RECORD_MAX_SIZE);
 
 /* A reader told of fewer changes than this behind is told of the last ones only. */
 #define CAPTURE_CHANGES 8
@@ -61,6 +65,7 @@ struct _FmdStreams {
   } changes[CAPTURE_CHANGES];
   guint64 n_changes;
   guint64 gap_total;
+  guint8 *encoded;        /* ENCODE_BYTES, shared by the streams: one flushes at a time */
 };
 
 enum {
@@ -119,18 +124,6 @@ record_size (const guint8 *record)
   return GUINT32_FROM_LE (size);
 }
 
-/* The bytes of the first @n_records records of a run. */
-static gsize
-run_bytes (const guint8 *data,
-           guint64       n_records)
-{
-  gsize len = 0;
-
-  for (guint64 i = 0; i < n_records; i++)
-    len += record_size (data + len);
-  return len;
-}
-
 static void
 set_blocked (Stream   *stream,
              gboolean  blocked)
@@ -179,9 +172,8 @@ stream_flush (FmdStreams *self,
 
   for (;;)
     {
-      const guint8 *data;
+      const guint8 *data = self->encoded;
       gsize len;
-      guint64 n_records;
       gssize n;
       gsize off;
       guint64 first;
@@ -237,12 +229,14 @@ stream_flush (FmdStreams *self,
           continue;
         }
 
-      if (!fmd_ring_peek_run (self->ring, stream->cursor, &data, &len, &n_records))
+      if (stream->cursor >= fmd_ring_get_next_seq (self->ring))
         return FLUSH_IDLE;
       if (budget == 0)
         return FLUSH_MORE;
-      if (n_records > stream->end_seq - stream->cursor)
-        len = run_bytes (data, stream->end_seq - stream->cursor);
+      /* what the socket does not take now is encoded again next time */
+      if (fmd_ring_encode_run (self->ring, stream->cursor, stream->end_seq - stream->cursor,
+                               self->encoded, ENCODE_BYTES, &len) == 0)
+        g_assert_not_reached ();
 
       n = send_some (stream, data, MIN (len, budget));
       if (n < 0)
@@ -543,6 +537,7 @@ fmd_streams_finalize (GObject *object)
   FmdStreams *self = FMD_STREAMS (object);
 
   g_ptr_array_unref (self->streams);
+  g_free (self->encoded);
 
   G_OBJECT_CLASS (fmd_streams_parent_class)->finalize (object);
 }
@@ -584,4 +579,5 @@ static void
 fmd_streams_init (FmdStreams *self)
 {
   self->streams = g_ptr_array_new_with_free_func (stream_free);
+  self->encoded = g_malloc (ENCODE_BYTES);
 }

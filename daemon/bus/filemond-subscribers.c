@@ -84,16 +84,10 @@ build_batch (FmdSubscribers *self,
 
   for (guint64 seq = first; seq < first + n; seq++)
     {
-      const guint8 *data;
-      gsize len;
       FmEvent event;
-      g_autoptr(GError) error = NULL;
 
-      if (!fmd_ring_lookup (self->ring, seq, &data, &len))
+      if (!fmd_ring_lookup (self->ring, seq, &event))
         g_assert_not_reached ();
-      /* the daemon encoded it itself, so this cannot fail unless memory is corrupt */
-      if (!fm_record_decode_event (data, len, &event, &error))
-        g_error ("ring record %" G_GUINT64_FORMAT " is corrupt: %s", seq, error->message);
       fm_batch_builder_add (self->batch_builder, &event);
     }
 

@@ -1,10 +1,14 @@
 /* filemond-ring.c: the bounded event buffer; see filemond-ring.h for the contract.
  *
- * Layout: chunks of whole encoded records, packed without padding, kept in a circular
- * array (oldest first), and an index with one slot per event (seq % max_events) giving
- * the chunk serial and offset of its record. Records never straddle chunks, so
- * consecutive events in one chunk form one contiguous run of stream bytes that a stream
- * writes with one syscall.
+ * Layout: chunks of compact records (fm-compact-event.h), fixed-size, in a circular array
+ * (oldest first). Every chunk but the newest is full, so the chunk and slot of a
+ * sequence number are arithmetic: no index.
+ *
+ * Strings: a record's string references are dropped when the record leaves the ring,
+ * unless a snapshot (another thread) still reads its chunk; then when the snapshot lets
+ * go, noticed on the main loop (a chunk whose only reference is the ring's again).
+ * Retired chunks that snapshots hold wait in a list for that. The string table itself
+ * is referenced by the snapshots too, so a ring freed during a save leaves it to them.
  */
 #include "filemond-ring.h"
 
@@ -13,19 +17,19 @@
 #include "fm-stream.h"
 
 #define MIN_CHUNK_SIZE ((gsize) 64 * 1024)
-#define MAX_CHUNK_SIZE ((gsize) 4 * 1024 * 1024)
+/* The oldest chunk's overwritten records keep their pages until the whole chunk goes:
+ * half a chunk on average, so chunks stay small (1 MiB: 18 000 events). */
+#define MAX_CHUNK_SIZE ((gsize) 1024 * 1024)
 /* The byte capacity is spent in chunks; overwriting frees a whole chunk at a time, so
  * more chunks mean finer overwriting (1/32 of the buffer at worst). */
 #define CHUNKS_PER_RING 32
 
 typedef struct {
   gatomicrefcount ref_count;
-  guint64 serial;
-  guint64 first_seq;     /* seq of the first record appended here */
-  guint64 n_records;     /* records appended here (some may be overwritten already) */
-  gsize used;
-  gsize size;
-  guint8 data[];
+  guint64 first_seq;     /* seq of its first record */
+  guint n_records;       /* appended here (some may be overwritten already) */
+  guint n_released;      /* leading records whose strings were released */
+  FmCompactEvent records[];
 } Chunk;
 
 typedef struct {
@@ -37,18 +41,18 @@ typedef struct {
 struct _FmdRing {
   guint64 max_events;
   guint64 max_bytes;
-  gsize chunk_size;
+  guint chunk_records;
+  gsize chunk_bytes;
   guint max_chunks;
 
   Chunk **chunks;        /* circular, max_chunks slots */
   guint chunk_head;      /* slot of the oldest chunk */
   guint n_chunks;
-  guint64 next_serial;
+  GPtrArray *retired;    /* Chunk *: out of the ring, strings held for a snapshot */
 
-  guint64 *index;        /* max_events slots: (serial << 32) | offset */
+  FmStrtab *strings;
   guint64 first_seq;
   guint64 next_seq;
-  guint64 n_bytes;
   guint64 overwritten;
 
   GArray *watches;
@@ -56,13 +60,12 @@ struct _FmdRing {
 };
 
 struct _FmdRingSnapshot {
+  FmStrtab *strings;
   GPtrArray *chunks;     /* Chunk *, referenced */
-  GArray *begin;         /* gsize per chunk */
-  GArray *end;
+  guint chunk_records;
   guint64 first_seq;
   guint64 n_events;
-  guint cur;
-  gsize cur_off;
+  guint64 next;          /* index of the next event, from first_seq */
 };
 
 static Chunk *
@@ -81,13 +84,10 @@ chunk_unref (gpointer data)
     g_free (chunk);
 }
 
-static inline guint32
-record_size (const guint8 *record)
+static gboolean
+chunk_is_shared (Chunk *chunk)
 {
-  guint32 size;
-
-  memcpy (&size, record, sizeof size);
-  return GUINT32_FROM_LE (size);
+  return !g_atomic_ref_count_compare (&chunk->ref_count, 1);
 }
 
 FmdRing *
@@ -107,29 +107,17 @@ fmd_ring_new (guint64 max_events,
   ring = g_new0 (FmdRing, 1);
   ring->max_events = max_events;
   ring->max_bytes = max_bytes;
-  ring->chunk_size = chunk_size;
-  ring->max_chunks = max_bytes / chunk_size;
+  ring->chunk_records = (chunk_size - sizeof (Chunk)) / sizeof (FmCompactEvent);
+  ring->chunk_bytes = sizeof (Chunk) + ring->chunk_records * sizeof (FmCompactEvent);
+  ring->max_chunks = max_bytes / ring->chunk_bytes;
   ring->chunks = g_new0 (Chunk *, ring->max_chunks);
-  ring->index = g_new (guint64, max_events);
+  ring->retired = g_ptr_array_new_with_free_func (chunk_unref);
+  ring->strings = fm_strtab_new ();
   ring->first_seq = 1;
   ring->next_seq = 1;
   ring->watches = g_array_new (FALSE, FALSE, sizeof (Watch));
   ring->next_watch_id = 1;
   return ring;
-}
-
-void
-fmd_ring_free (FmdRing *ring)
-{
-  if (ring == NULL)
-    return;
-
-  for (guint i = 0; i < ring->n_chunks; i++)
-    chunk_unref (ring->chunks[(ring->chunk_head + i) % ring->max_chunks]);
-  g_free (ring->chunks);
-  g_free (ring->index);
-  g_array_unref (ring->watches);
-  g_free (ring);
 }
 
 static inline Chunk *
@@ -138,28 +126,67 @@ chunk_at (FmdRing *ring, guint i)
   return ring->chunks[(ring->chunk_head + i) % ring->max_chunks];
 }
 
-static inline guint64
-chunk_last_seq (const Chunk *chunk)
+void
+fmd_ring_free (FmdRing *ring)
 {
-  return chunk->first_seq + chunk->n_records - 1;
+  if (ring == NULL)
+    return;
+
+  /* the table goes whole with its last reference: no string is released one by one */
+  for (guint i = 0; i < ring->n_chunks; i++)
+    chunk_unref (chunk_at (ring, i));
+  g_free (ring->chunks);
+  g_ptr_array_unref (ring->retired);
+  fm_strtab_unref (ring->strings);
+  g_array_unref (ring->watches);
+  g_free (ring);
 }
 
-/* Where the record of a buffered @seq lives. */
-static void
+/* The record of a buffered @seq. */
+static inline const FmCompactEvent *
 locate (FmdRing  *ring,
         guint64   seq,
-        Chunk   **chunk_out,
-        gsize    *offset_out)
+        Chunk   **chunk_out)
 {
-  guint64 packed = ring->index[seq % ring->max_events];
-  guint32 serial = packed >> 32;
-  guint32 oldest = (guint32) chunk_at (ring, 0)->serial;
-  /* Serials are compared modulo 2^32: far fewer chunks than that are ever alive. */
-  guint k = (guint32) (serial - oldest);
+  guint64 i = seq - chunk_at (ring, 0)->first_seq;
+  Chunk *chunk = chunk_at (ring, i / ring->chunk_records);
 
-  g_assert (k < ring->n_chunks);
-  *chunk_out = chunk_at (ring, k);
-  *offset_out = packed & G_MAXUINT32;
+  g_assert (i / ring->chunk_records < ring->n_chunks);
+  if (chunk_out)
+    *chunk_out = chunk;
+  return &chunk->records[i % ring->chunk_records];
+}
+
+/* Releases the strings of the records of @chunk that left the ring (all of them when
+ * @chunk left it), unless a snapshot still reads them. */
+static void
+release_gone (FmdRing *ring,
+              Chunk   *chunk,
+              gboolean retired)
+{
+  guint64 gone = retired ? chunk->n_records
+                         : MIN (ring->first_seq - chunk->first_seq, chunk->n_records);
+
+  if (chunk_is_shared (chunk))
+    return;
+  for (; chunk->n_released < gone; chunk->n_released++)
+    fm_compact_event_release (&chunk->records[chunk->n_released], ring->strings);
+}
+
+/* Retired chunks whose snapshots are gone give their strings back. */
+static void
+sweep_retired (FmdRing *ring)
+{
+  for (guint i = ring->retired->len; i > 0; i--)
+    {
+      Chunk *chunk = g_ptr_array_index (ring->retired, i - 1);
+
+      if (!chunk_is_shared (chunk))
+        {
+          release_gone (ring, chunk, TRUE);
+          g_ptr_array_remove_index_fast (ring->retired, i - 1);
+        }
+    }
 }
 
 static void
@@ -170,103 +197,122 @@ pop_oldest_chunk (FmdRing *ring)
   ring->chunks[ring->chunk_head] = NULL;
   ring->chunk_head = (ring->chunk_head + 1) % ring->max_chunks;
   ring->n_chunks--;
-  chunk_unref (chunk);
-}
-
-/* Frees chunks whose every record is gone, except the one being appended to. */
-static void
-trim_chunks (FmdRing *ring)
-{
-  while (ring->n_chunks > 1 && chunk_last_seq (chunk_at (ring, 0)) < ring->first_seq)
-    pop_oldest_chunk (ring);
+  release_gone (ring, chunk, TRUE);
+  if (chunk->n_released < chunk->n_records)
+    g_ptr_array_add (ring->retired, chunk);
+  else
+    chunk_unref (chunk);
 }
 
 static void
 drop_oldest_event (FmdRing *ring)
 {
-  Chunk *chunk;
-  gsize offset;
+  Chunk *chunk = chunk_at (ring, 0);
 
   g_assert (ring->first_seq < ring->next_seq);
 
-  locate (ring, ring->first_seq, &chunk, &offset);
-  ring->n_bytes -= record_size (chunk->data + offset);
   ring->first_seq++;
   ring->overwritten++;
-  trim_chunks (ring);
+  release_gone (ring, chunk, FALSE);
+  /* the only chunk, even empty, is the one appended to next */
+  if (ring->first_seq - chunk->first_seq >= chunk->n_records && ring->n_chunks > 1)
+    pop_oldest_chunk (ring);
 }
 
 static void
 drop_oldest_chunk (FmdRing *ring)
 {
   Chunk *chunk = chunk_at (ring, 0);
-  guint64 last = chunk_last_seq (chunk);
 
   g_assert (ring->n_chunks > 1);
 
-  while (ring->first_seq <= last)
+  while (chunk_at (ring, 0) == chunk)
     drop_oldest_event (ring);
-  /* drop_oldest_event trimmed it already once its last record went */
-  g_assert (chunk_at (ring, 0) != chunk);
 }
 
 static Chunk *
 push_chunk (FmdRing *ring)
 {
-  Chunk *chunk = g_malloc (sizeof (Chunk) + ring->chunk_size);
+  Chunk *chunk = g_malloc (ring->chunk_bytes);
 
   g_atomic_ref_count_init (&chunk->ref_count);
-  chunk->serial = ring->next_serial++;
   chunk->first_seq = ring->next_seq;
   chunk->n_records = 0;
-  chunk->used = 0;
-  chunk->size = ring->chunk_size;
+  chunk->n_released = 0;
 
   ring->chunks[(ring->chunk_head + ring->n_chunks) % ring->max_chunks] = chunk;
   ring->n_chunks++;
   return chunk;
 }
 
+/* The chunk the next record goes to. */
+static Chunk *
+tail_chunk (FmdRing *ring)
+{
+  Chunk *tail = ring->n_chunks > 0 ? chunk_at (ring, ring->n_chunks - 1) : NULL;
+
+  if (tail != NULL && tail->n_records < ring->chunk_records)
+    return tail;
+
+  sweep_retired (ring);
+  if (ring->n_chunks == ring->max_chunks)
+    drop_oldest_chunk (ring);
+  /* a tail whose every record is gone is not worth keeping */
+  if (ring->n_chunks == 1 && ring->first_seq == ring->next_seq)
+    pop_oldest_chunk (ring);
+  return push_chunk (ring);
+}
+
+/* The byte bound: the oldest events go until the chunks and the strings fit, as long as
+ * that frees something (not while a snapshot holds the oldest chunk). */
+static void
+enforce_bytes (FmdRing *ring)
+{
+  while (fmd_ring_get_memory (ring) > ring->max_bytes
+         && ring->next_seq - ring->first_seq > 1
+         && !chunk_is_shared (chunk_at (ring, 0)))
+    drop_oldest_event (ring);
+}
+
+/* The last event appended while its strings are held, for the intern's hint. */
+static const FmCompactEvent *
+newest (FmdRing *ring)
+{
+  Chunk *tail;
+
+  if (ring->first_seq == ring->next_seq)
+    return NULL;
+  tail = chunk_at (ring, ring->n_chunks - 1);
+  return &tail->records[tail->n_records - 1];
+}
+
 guint64
 fmd_ring_append (FmdRing       *ring,
                  const FmEvent *event)
 {
-  FmEvent numbered;
+  FmCompactEvent compact;
   Chunk *tail;
-  gsize size;
   guint64 seq;
 
   g_return_val_if_fail (ring != NULL, 0);
   g_return_val_if_fail (event != NULL, 0);
 
-  size = fm_record_event_size (event);
-  g_assert (size <= ring->chunk_size);
-
+  /* 2^28 distinct strings: only a ring of a hundred million events with nothing in
+   * common gets there; its oldest go first */
+  while (!fm_compact_event_intern (&compact, event, ring->strings, newest (ring)))
+    {
+      g_assert (ring->first_seq < ring->next_seq);
+      drop_oldest_event (ring);
+    }
+  /* after the intern: the newest event may be the one that goes */
   if (ring->next_seq - ring->first_seq == ring->max_events)
     drop_oldest_event (ring);
 
-  tail = ring->n_chunks > 0 ? chunk_at (ring, ring->n_chunks - 1) : NULL;
-  if (tail == NULL || tail->size - tail->used < size)
-    {
-      if (ring->n_chunks == ring->max_chunks)
-        drop_oldest_chunk (ring);
-      /* an empty tail chunk (every record overwritten) is not worth keeping */
-      trim_chunks (ring);
-      if (ring->n_chunks == 1 && ring->first_seq == ring->next_seq)
-        pop_oldest_chunk (ring);
-      tail = push_chunk (ring);
-    }
-
+  tail = tail_chunk (ring);
   seq = ring->next_seq;
-  numbered = *event;
-  numbered.seq = seq;
-  fm_record_encode_event (&numbered, tail->data + tail->used);
-
-  ring->index[seq % ring->max_events] = (tail->serial << 32) | tail->used;
-  tail->used += size;
-  tail->n_records++;
-  ring->n_bytes += size;
+  tail->records[tail->n_records++] = compact;
   ring->next_seq++;
+  enforce_bytes (ring);
 
   for (guint i = 0; i < ring->watches->len; i++)
     {
@@ -280,52 +326,72 @@ fmd_ring_append (FmdRing       *ring,
 guint64 fmd_ring_get_first_seq (FmdRing *ring) { return ring->first_seq; }
 guint64 fmd_ring_get_next_seq (FmdRing *ring) { return ring->next_seq; }
 guint64 fmd_ring_get_n_events (FmdRing *ring) { return ring->next_seq - ring->first_seq; }
-guint64 fmd_ring_get_n_bytes (FmdRing *ring) { return ring->n_bytes; }
-guint64 fmd_ring_get_memory (FmdRing *ring) { return (guint64) ring->n_chunks * ring->chunk_size; }
 guint64 fmd_ring_get_overwritten (FmdRing *ring) { return ring->overwritten; }
 guint64 fmd_ring_get_max_events (FmdRing *ring) { return ring->max_events; }
 guint64 fmd_ring_get_max_bytes (FmdRing *ring) { return ring->max_bytes; }
+guint fmd_ring_get_n_strings (FmdRing *ring) { return fm_strtab_get_n_strings (ring->strings); }
 
-gboolean
-fmd_ring_lookup (FmdRing       *ring,
-                 guint64        seq,
-                 const guint8 **data,
-                 gsize         *len)
+guint64
+fmd_ring_get_memory (FmdRing *ring)
 {
-  Chunk *chunk;
-  gsize offset;
-
-  g_return_val_if_fail (ring != NULL, FALSE);
-
-  if (seq < ring->first_seq || seq >= ring->next_seq)
-    return FALSE;
-
-  locate (ring, seq, &chunk, &offset);
-  *data = chunk->data + offset;
-  *len = record_size (*data);
-  return TRUE;
+  return (guint64) ring->n_chunks * ring->chunk_bytes + fm_strtab_get_memory (ring->strings);
 }
 
 gboolean
-fmd_ring_peek_run (FmdRing       *ring,
-                   guint64        seq,
-                   const guint8 **data,
-                   gsize         *len,
-                   guint64       *n_records)
+fmd_ring_lookup (FmdRing *ring,
+                 guint64  seq,
+                 FmEvent *event)
 {
-  Chunk *chunk;
-  gsize offset;
-
   g_return_val_if_fail (ring != NULL, FALSE);
 
   if (seq < ring->first_seq || seq >= ring->next_seq)
     return FALSE;
 
-  locate (ring, seq, &chunk, &offset);
-  *data = chunk->data + offset;
-  *len = chunk->used - offset;
-  *n_records = chunk_last_seq (chunk) - seq + 1;
+  fm_compact_event_view (locate (ring, seq, NULL), seq, ring->strings, event);
   return TRUE;
+}
+
+guint64
+fmd_ring_encode_run (FmdRing *ring,
+                     guint64  seq,
+                     guint64  max_records,
+                     guint8  *out,
+                     gsize    size,
+                     gsize   *len)
+{
+  gsize used = 0;
+  guint64 n = 0;
+
+  g_return_val_if_fail (ring != NULL, 0);
+  g_return_val_if_fail (size >= FM_RECORD_MAX_SIZE, 0);
+
+  *len = 0;
+  if (seq < ring->first_seq || seq >= ring->next_seq)
+    return 0;
+
+  max_records = MIN (max_records, ring->next_seq - seq);
+  while (n < max_records)
+    {
+      Chunk *chunk;
+      const FmCompactEvent *record = locate (ring, seq + n, &chunk);
+      /* the rest of this chunk's records lie one after the other */
+      guint64 in_chunk = MIN (max_records - n,
+                              chunk->n_records - (guint64) (record - chunk->records));
+
+      for (guint64 k = 0; k < in_chunk; k++, n++)
+        {
+          FmEvent event;
+
+          fm_compact_event_view (record + k, seq + n, ring->strings, &event);
+          if (fm_record_event_size (&event) > size - used)
+            goto full;
+          used += fm_record_encode_event (&event, out + used);
+        }
+    }
+
+full:
+  *len = used;
+  return n;
 }
 
 guint
@@ -360,31 +426,20 @@ fmd_ring_snapshot (FmdRing *ring,
   FmdRingSnapshot *snap = g_new0 (FmdRingSnapshot, 1);
   guint64 start = MAX (since_seq, ring->first_seq);
 
+  snap->strings = fm_strtab_ref (ring->strings);
   snap->chunks = g_ptr_array_new_with_free_func (chunk_unref);
-  snap->begin = g_array_new (FALSE, FALSE, sizeof (gsize));
-  snap->end = g_array_new (FALSE, FALSE, sizeof (gsize));
+  snap->chunk_records = ring->chunk_records;
   snap->first_seq = start;
 
   if (start < ring->next_seq)
     {
       Chunk *chunk;
-      gsize offset;
-      guint k;
 
       snap->n_events = ring->next_seq - start;
-      locate (ring, start, &chunk, &offset);
-      for (k = 0; chunk_at (ring, k) != chunk; k++)
-        ;
-      for (; k < ring->n_chunks; k++)
-        {
-          Chunk *c = chunk_at (ring, k);
-
-          g_ptr_array_add (snap->chunks, chunk_ref (c));
-          g_array_append_val (snap->begin, offset);
-          g_array_append_val (snap->end, c->used);
-          offset = 0;
-        }
-      snap->cur_off = g_array_index (snap->begin, gsize, 0);
+      locate (ring, start, &chunk);
+      for (guint k = (chunk->first_seq - chunk_at (ring, 0)->first_seq) / ring->chunk_records;
+           k < ring->n_chunks; k++)
+        g_ptr_array_add (snap->chunks, chunk_ref (chunk_at (ring, k)));
     }
 
   return snap;
@@ -404,27 +459,22 @@ fmd_ring_snapshot_get_first_seq (FmdRingSnapshot *snapshot)
 
 gboolean
 fmd_ring_snapshot_next (FmdRingSnapshot *snapshot,
-                        const guint8   **data,
-                        gsize           *len)
+                        FmEvent         *event)
 {
-  while (snapshot->cur < snapshot->chunks->len)
-    {
-      Chunk *chunk = g_ptr_array_index (snapshot->chunks, snapshot->cur);
-      gsize end = g_array_index (snapshot->end, gsize, snapshot->cur);
+  Chunk *chunk;
+  guint64 i;
 
-      if (snapshot->cur_off < end)
-        {
-          *data = chunk->data + snapshot->cur_off;
-          *len = record_size (*data);
-          snapshot->cur_off += *len;
-          return TRUE;
-        }
+  if (snapshot->next >= snapshot->n_events)
+    return FALSE;
 
-      snapshot->cur++;
-      if (snapshot->cur < snapshot->chunks->len)
-        snapshot->cur_off = g_array_index (snapshot->begin, gsize, snapshot->cur);
-    }
-  return FALSE;
+  /* chunks are full but the last, so the position is arithmetic as in the ring */
+  chunk = g_ptr_array_index (snapshot->chunks, 0);
+  i = snapshot->first_seq + snapshot->next - chunk->first_seq;
+  chunk = g_ptr_array_index (snapshot->chunks, i / snapshot->chunk_records);
+  fm_compact_event_view (&chunk->records[i % snapshot->chunk_records],
+                         snapshot->first_seq + snapshot->next, snapshot->strings, event);
+  snapshot->next++;
+  return TRUE;
 }
 
 void
@@ -434,7 +484,6 @@ fmd_ring_snapshot_free (FmdRingSnapshot *snapshot)
     return;
 
   g_ptr_array_unref (snapshot->chunks);
-  g_array_unref (snapshot->begin);
-  g_array_unref (snapshot->end);
+  fm_strtab_unref (snapshot->strings);
   g_free (snapshot);
 }

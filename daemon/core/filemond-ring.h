@@ -1,14 +1,17 @@
 /* filemond-ring.h: the daemon's bounded buffer of captured events.
  *
- * Events are stored already encoded as stream records (fm-stream.h), so replaying the
- * buffer into an OpenStream socket is a copy. The ring owns the sequence numbers: each
- * appended event gets the next one, from 1, never reused. Capacity is bounded both in
- * events and in bytes; when either is reached the oldest events go and are counted as
- * overwritten. Append and lookup by sequence number are O(1).
+ * Events are stored compact (fm-compact-event.h): the fixed fields, and each string once
+ * in the ring's string table however many events name it. They become stream records
+ * (fm-stream.h) again on the way out, byte for byte what they would have been. The ring
+ * owns the sequence numbers: each appended event gets the next one, from 1, never
+ * reused. Capacity is bounded both in events and in bytes (the records' chunks and the
+ * string table together); when either is reached the oldest events go and are counted
+ * as overwritten. Append and lookup by sequence number are O(1).
  *
- * Memory is a list of chunks holding whole records. A snapshot (for Save) references the
- * chunks it needs, so taking one costs no copy and the ring can keep overwriting: it
- * simply stops using a chunk that a snapshot still holds.
+ * Memory is a list of chunks of records. A snapshot (for Save) references the chunks it
+ * needs, so taking one costs no copy and the ring can keep overwriting: it simply stops
+ * using a chunk that a snapshot still holds, and keeps the strings of that chunk's
+ * records until the snapshot lets go of it.
  *
  * Not thread-safe: used on the main loop only. A snapshot may be read from another thread.
  */
@@ -16,6 +19,7 @@
 
 #include <glib.h>
 
+#include "fm-compact-event.h"
 #include "fm-event.h"
 
 G_BEGIN_DECLS
@@ -39,29 +43,30 @@ guint64 fmd_ring_get_first_seq (FmdRing *ring);
 /* The sequence number the next appended event will get. */
 guint64 fmd_ring_get_next_seq (FmdRing *ring);
 guint64 fmd_ring_get_n_events (FmdRing *ring);
-/* Bytes of the buffered records (their encoded size). */
-guint64 fmd_ring_get_n_bytes (FmdRing *ring);
-/* Bytes of memory the ring's chunks take now, never more than max_bytes. */
+/* Bytes of memory the ring's chunks and its string table take now: never more than
+ * max_bytes, unless a snapshot holds the oldest chunk or one event is bigger alone. */
 guint64 fmd_ring_get_memory (FmdRing *ring);
+/* Distinct strings the buffered events hold. */
+guint fmd_ring_get_n_strings (FmdRing *ring);
 guint64 fmd_ring_get_overwritten (FmdRing *ring);
 guint64 fmd_ring_get_max_events (FmdRing *ring);
 guint64 fmd_ring_get_max_bytes (FmdRing *ring);
 
-/* The encoded record of @seq; FALSE when it is not buffered (overwritten or not yet
- * appended). The pointer is valid until the next append. */
-gboolean fmd_ring_lookup (FmdRing       *ring,
-                          guint64        seq,
-                          const guint8 **data,
-                          gsize         *len);
+/* The event @seq; FALSE when it is not buffered (overwritten or not yet appended). Its
+ * strings are valid until the next append. */
+gboolean fmd_ring_lookup (FmdRing *ring,
+                          guint64  seq,
+                          FmEvent *event);
 
-/* The longest run of consecutive records starting at @seq that lie contiguously in
- * memory: *n_records records in *len bytes. FALSE when @seq is not buffered. Valid until
- * the next append. */
-gboolean fmd_ring_peek_run (FmdRing       *ring,
-                            guint64        seq,
-                            const guint8 **data,
-                            gsize         *len,
-                            guint64       *n_records);
+/* Encodes the stream records of up to @max_records consecutive events from @seq into
+ * @out, as many as fit in @size bytes (at least FM_RECORD_MAX_SIZE); *len gets the bytes
+ * written. Returns how many; 0 when @seq is not buffered. */
+guint64 fmd_ring_encode_run (FmdRing *ring,
+                             guint64  seq,
+                             guint64  max_records,
+                             guint8  *out,
+                             gsize    size,
+                             gsize   *len);
 
 guint fmd_ring_add_watch (FmdRing          *ring,
                           FmdRingWatchFunc  func,
@@ -74,10 +79,9 @@ FmdRingSnapshot *fmd_ring_snapshot (FmdRing *ring,
                                     guint64  since_seq);
 guint64 fmd_ring_snapshot_get_n_events (FmdRingSnapshot *snapshot);
 guint64 fmd_ring_snapshot_get_first_seq (FmdRingSnapshot *snapshot);
-/* Iterates the records in order; FALSE at the end. */
+/* Iterates the events in order; FALSE at the end. The view is valid until the next call. */
 gboolean fmd_ring_snapshot_next (FmdRingSnapshot *snapshot,
-                                 const guint8   **data,
-                                 gsize           *len);
+                                 FmEvent         *event);
 void fmd_ring_snapshot_free (FmdRingSnapshot *snapshot);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmdRing, fmd_ring_free)

@@ -249,23 +249,14 @@ save_thread (gpointer user_data)
   g_autoptr(GString) buf = g_string_sized_new (WRITE_CHUNK + FM_RECORD_MAX_SIZE * 2);
   g_autoptr(GError) error = NULL;
   const char *header = fm_format_header (save->format);
-  const guint8 *data;
-  gsize len;
+  FmEvent event;
   guint64 written = 0;
 
   if (header != NULL)
     g_string_append (buf, header);
 
-  while (fmd_ring_snapshot_next (save->snapshot, &data, &len))
+  while (fmd_ring_snapshot_next (save->snapshot, &event))
     {
-      FmEvent event;
-
-      if (!fm_record_decode_event (data, len, &event, &error))
-        {
-          g_task_return_new_error (task, FM_ERROR, FM_ERROR_IO,
-                                   "buffered event is unreadable: %s", error->message);
-          return NULL;
-        }
       fm_format_event (save->format, &event, buf);
       written++;
 

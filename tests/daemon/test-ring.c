@@ -1,5 +1,9 @@
-/* test-ring.c: the daemon's ring buffer: sequence numbers, both capacities, overwrite
- * counting, lookups and snapshots. */
+/* test-ring.c: the daemon's ring buffer: sequence numbers, both capacities (the string
+ * table counted in the bytes), overwrite counting, lookups, the stream records it encodes
+ * (byte for byte the encoder's of the events appended), snapshots and the strings they
+ * keep. */
+#include <string.h>
+
 #include "filemond-ring.h"
 #include "fm-stream.h"
 #include "test-daemon-util.h"
@@ -25,16 +29,11 @@ static void
 assert_record (FmdRing *ring,
                guint64  seq)
 {
-  const guint8 *data;
-  gsize len;
   FmEvent got;
   FmEvent want;
   char path[128];
-  g_autoptr(GError) error = NULL;
 
-  g_assert_true (fmd_ring_lookup (ring, seq, &data, &len));
-  g_assert_true (fm_record_decode_event (data, len, &got, &error));
-  g_assert_no_error (error);
+  g_assert_true (fmd_ring_lookup (ring, seq, &got));
   want = test_event (seq - 1, path);
   want.seq = seq;
   g_assert_true (fm_event_equal (&got, &want));
@@ -77,16 +76,15 @@ test_byte_capacity_bounds_memory (void)
 {
   const guint64 max_bytes = 256 * 1024;
   g_autoptr(FmdRing) ring = fmd_ring_new (1000000, max_bytes);
-  guint64 bytes = 0;
   char path[128];
 
+  /* every path distinct: the string table takes most of the bytes */
   for (guint i = 0; i < 20000; i++)
     {
       FmEvent event = test_event (i, path);
 
       fmd_ring_append (ring, &event);
       g_assert_cmpuint (fmd_ring_get_memory (ring), <=, max_bytes);
-      g_assert_cmpuint (fmd_ring_get_n_bytes (ring), <=, fmd_ring_get_memory (ring));
     }
 
   /* everything appended is either buffered or counted as overwritten */
@@ -95,71 +93,116 @@ test_byte_capacity_bounds_memory (void)
   /* and what is buffered is the newest, contiguous, and its byte count adds up */
   g_assert_cmpuint (fmd_ring_get_next_seq (ring), ==, 20001);
   for (guint64 seq = fmd_ring_get_first_seq (ring); seq <= 20000; seq++)
-    {
-      const guint8 *data;
-      gsize len;
+    assert_record (ring, seq);
+  /* the overwritten events' strings went with them: one path each, plus comm and detail */
+  g_assert_cmpuint (fmd_ring_get_n_strings (ring), ==, fmd_ring_get_n_events (ring) + 2);
+  /* overwriting frees strings an event at a time, chunks of records a chunk at a time:
+   * never more than half the buffer goes unused */
+  g_assert_cmpuint (fmd_ring_get_memory (ring), >=, max_bytes / 2);
+}
 
-      g_assert_true (fmd_ring_lookup (ring, seq, &data, &len));
-      bytes += len;
-      assert_record (ring, seq);
+static void
+test_repeated_strings_are_stored_once (void)
+{
+  g_autoptr(FmdRing) ring = fmd_ring_new (1000, 64 * 1024 * 1024);
+  char path[128];
+
+  for (guint i = 0; i < 5000; i++)
+    {
+      FmEvent event = test_event (i % 10, path);
+
+      fmd_ring_append (ring, &event);
     }
-  g_assert_cmpuint (bytes, ==, fmd_ring_get_n_bytes (ring));
-  /* overwriting goes a chunk at a time, never more than half the buffer */
-  g_assert_cmpuint (fmd_ring_get_n_bytes (ring), >=, max_bytes / 2 - FM_RECORD_MAX_SIZE);
+  g_assert_cmpuint (fmd_ring_get_n_strings (ring), ==, 10 + 2);
+
+  /* once the last event naming a string is overwritten, the string goes */
+  for (guint i = 0; i < 1000; i++)
+    {
+      FmEvent event = test_event (3, path);
+
+      fmd_ring_append (ring, &event);
+    }
+  g_assert_cmpuint (fmd_ring_get_n_strings (ring), ==, 1 + 2);
+  for (guint64 seq = 5001; seq <= 6000; seq++)
+    {
+      FmEvent got;
+
+      g_assert_true (fmd_ring_lookup (ring, seq, &got));
+      g_assert_cmpmem (got.path, got.path_len, path, strlen (path));
+    }
 }
 
 static void
 test_lookup_outside_is_absent (void)
 {
   g_autoptr(FmdRing) ring = fmd_ring_new (10, 1024 * 1024);
-  const guint8 *data;
+  FmEvent event;
+  guint8 out[FM_RECORD_MAX_SIZE];
   gsize len;
-  guint64 n;
 
-  g_assert_false (fmd_ring_lookup (ring, 0, &data, &len));
-  g_assert_false (fmd_ring_lookup (ring, 1, &data, &len));
+  g_assert_false (fmd_ring_lookup (ring, 0, &event));
+  g_assert_false (fmd_ring_lookup (ring, 1, &event));
   append_n (ring, 0, 15);
-  g_assert_false (fmd_ring_lookup (ring, 5, &data, &len));
-  g_assert_true (fmd_ring_lookup (ring, 6, &data, &len));
-  g_assert_true (fmd_ring_lookup (ring, 15, &data, &len));
-  g_assert_false (fmd_ring_lookup (ring, 16, &data, &len));
-  g_assert_false (fmd_ring_peek_run (ring, 16, &data, &len, &n));
-  g_assert_false (fmd_ring_peek_run (ring, 5, &data, &len, &n));
+  g_assert_false (fmd_ring_lookup (ring, 5, &event));
+  g_assert_true (fmd_ring_lookup (ring, 6, &event));
+  g_assert_true (fmd_ring_lookup (ring, 15, &event));
+  g_assert_false (fmd_ring_lookup (ring, 16, &event));
+  g_assert_cmpuint (fmd_ring_encode_run (ring, 16, 1, out, sizeof out, &len), ==, 0);
+  g_assert_cmpuint (fmd_ring_encode_run (ring, 5, 1, out, sizeof out, &len), ==, 0);
 }
 
+/* The records a stream gets are byte for byte those the encoder makes of the events
+ * appended, whatever the buffer size cuts them into. */
 static void
-test_peek_run_is_contiguous (void)
+test_encode_run_is_the_encoders_bytes (void)
 {
   g_autoptr(FmdRing) ring = fmd_ring_new (100000, 4 * 1024 * 1024);
+  g_autoptr(GByteArray) want = g_byte_array_new ();
+  g_autoptr(GByteArray) got = g_byte_array_new ();
+  g_autofree guint8 *out = g_malloc (FM_RECORD_MAX_SIZE + 1000);
+  char path[128];
+  char long_path[FM_PATH_MAX + 100];
   guint64 seq = 1;
 
-  append_n (ring, 0, 5000);
+  memset (long_path, 'p', sizeof long_path - 1);
+  long_path[0] = '/';
+  long_path[sizeof long_path - 1] = '\0';
+  for (guint i = 0; i < 5000; i++)
+    {
+      FmEvent event = test_event (i, path);
 
-  /* walking the runs byte by byte visits every record once, in order */
+      /* strings at and over their limits are clamped as the encoder clamps them */
+      if (i % 1000 == 999)
+        fm_event_set_strings (&event, "a-comm-longer-than-15", long_path, long_path, "O_RDONLY");
+      event.seq = fmd_ring_append (ring, &event);
+      fm_record_append_event (want, &event);
+    }
+
   while (seq < fmd_ring_get_next_seq (ring))
     {
-      const guint8 *data;
       gsize len;
-      guint64 n;
-      gsize off = 0;
+      guint64 n = fmd_ring_encode_run (ring, seq, G_MAXUINT64, out,
+                                       FM_RECORD_MAX_SIZE + 1000, &len);
 
-      g_assert_true (fmd_ring_peek_run (ring, seq, &data, &len, &n));
       g_assert_cmpuint (n, >, 0);
-      for (guint64 k = 0; k < n; k++)
-        {
-          FmEvent event;
-          g_autoptr(GError) error = NULL;
-          guint32 size = data[off] | data[off + 1] << 8 | data[off + 2] << 16 | (guint32) data[off + 3] << 24;
-
-          g_assert_cmpuint (off + size, <=, len);
-          g_assert_true (fm_record_decode_event (data + off, size, &event, &error));
-          g_assert_cmpuint (event.seq, ==, seq + k);
-          off += size;
-        }
-      g_assert_cmpuint (off, ==, len);
+      g_byte_array_append (got, out, len);
       seq += n;
     }
   g_assert_cmpuint (seq, ==, 5001);
+  g_assert_cmpmem (got->data, got->len, want->data, want->len);
+
+  /* a run stops at max_records, or where the next record would not fit */
+  {
+    gsize len;
+    guint64 n;
+
+    g_assert_cmpuint (fmd_ring_encode_run (ring, 10, 3, out, FM_RECORD_MAX_SIZE, &len), ==, 3);
+    n = fmd_ring_encode_run (ring, 1, G_MAXUINT64, out, FM_RECORD_MAX_SIZE, &len);
+    g_assert_cmpuint (n, >, 0);
+    g_assert_cmpuint (n, <, 5000);
+    g_assert_cmpuint (len, <=, FM_RECORD_MAX_SIZE);
+    g_assert_cmpmem (out, len, want->data, len);
+  }
 }
 
 static void
@@ -167,8 +210,7 @@ test_snapshot_survives_overwrite (void)
 {
   g_autoptr(FmdRing) ring = fmd_ring_new (1000, 1024 * 1024);
   g_autoptr(FmdRingSnapshot) snap = NULL;
-  const guint8 *data;
-  gsize len;
+  FmEvent got;
   guint64 expected;
 
   append_n (ring, 0, 1500);
@@ -180,21 +222,51 @@ test_snapshot_survives_overwrite (void)
   append_n (ring, 1500, 30000);
   g_assert_cmpuint (fmd_ring_get_first_seq (ring), >, 1500);
 
+  /* its events' strings are kept for it */
+  g_assert_cmpuint (fmd_ring_get_n_strings (ring), >, 1000 + 801);
+
   expected = 700;
-  while (fmd_ring_snapshot_next (snap, &data, &len))
+  while (fmd_ring_snapshot_next (snap, &got))
     {
-      FmEvent got;
       FmEvent want;
       char path[128];
-      g_autoptr(GError) error = NULL;
 
-      g_assert_true (fm_record_decode_event (data, len, &got, &error));
       want = test_event (expected - 1, path);
       want.seq = expected;
       g_assert_true (fm_event_equal (&got, &want));
       expected++;
     }
   g_assert_cmpuint (expected, ==, 1501);
+
+  /* and given back once it is gone, when the ring next needs a chunk */
+  g_clear_pointer (&snap, fmd_ring_snapshot_free);
+  append_n (ring, 31500, 30000);
+  g_assert_cmpuint (fmd_ring_get_n_strings (ring), <=, 1000 + 2 + 1000);
+}
+
+/* A ring freed while a save still reads its snapshot leaves the strings to it. */
+static void
+test_snapshot_outlives_ring (void)
+{
+  FmdRing *ring = fmd_ring_new (1000, 1024 * 1024);
+  g_autoptr(FmdRingSnapshot) snap = NULL;
+  FmEvent got;
+  guint n = 0;
+
+  append_n (ring, 0, 1500);
+  snap = fmd_ring_snapshot (ring, 0);
+  fmd_ring_free (ring);
+  while (fmd_ring_snapshot_next (snap, &got))
+    {
+      FmEvent want;
+      char path[128];
+
+      want = test_event (500 + n, path);
+      want.seq = 501 + n;
+      g_assert_true (fm_event_equal (&got, &want));
+      n++;
+    }
+  g_assert_cmpuint (n, ==, 1000);
 }
 
 static void
@@ -204,22 +276,21 @@ test_snapshot_since_zero_and_beyond (void)
   g_autoptr(FmdRingSnapshot) all = NULL;
   g_autoptr(FmdRingSnapshot) none = NULL;
   g_autoptr(FmdRingSnapshot) empty = fmd_ring_snapshot (ring, 0);
-  const guint8 *data;
-  gsize len;
+  FmEvent event;
   guint n = 0;
 
-  g_assert_false (fmd_ring_snapshot_next (empty, &data, &len));
+  g_assert_false (fmd_ring_snapshot_next (empty, &event));
 
   append_n (ring, 0, 150);
   all = fmd_ring_snapshot (ring, 0);
   none = fmd_ring_snapshot (ring, 151);
   g_assert_cmpuint (fmd_ring_snapshot_get_n_events (all), ==, 100);
   g_assert_cmpuint (fmd_ring_snapshot_get_first_seq (all), ==, 51);
-  while (fmd_ring_snapshot_next (all, &data, &len))
+  while (fmd_ring_snapshot_next (all, &event))
     n++;
   g_assert_cmpuint (n, ==, 100);
   g_assert_cmpuint (fmd_ring_snapshot_get_n_events (none), ==, 0);
-  g_assert_false (fmd_ring_snapshot_next (none, &data, &len));
+  g_assert_false (fmd_ring_snapshot_next (none, &event));
 }
 
 static void
@@ -251,9 +322,11 @@ main (int argc, char *argv[])
   g_test_add_func ("/ring/append/numbers-from-one", test_append_numbers_from_one);
   g_test_add_func ("/ring/capacity/events-overwrite-oldest-and-count", test_event_capacity_overwrites_oldest);
   g_test_add_func ("/ring/capacity/bytes-bound-memory", test_byte_capacity_bounds_memory);
+  g_test_add_func ("/ring/strings/repeated-are-stored-once-and-go-with-the-last", test_repeated_strings_are_stored_once);
   g_test_add_func ("/ring/lookup/overwritten-and-future-are-absent", test_lookup_outside_is_absent);
-  g_test_add_func ("/ring/peek-run/records-are-contiguous", test_peek_run_is_contiguous);
+  g_test_add_func ("/ring/encode-run/is-the-encoders-bytes", test_encode_run_is_the_encoders_bytes);
   g_test_add_func ("/ring/snapshot/survives-overwrite", test_snapshot_survives_overwrite);
+  g_test_add_func ("/ring/snapshot/outlives-the-ring", test_snapshot_outlives_ring);
   g_test_add_func ("/ring/snapshot/since-zero-and-beyond", test_snapshot_since_zero_and_beyond);
   g_test_add_func ("/ring/watch/sees-each-append", test_watch_sees_each_append);
 

@@ -1,0 +1,324 @@
+/* fm-strtab.c: the interned string table; see fm-strtab.h.
+ *
+ * Entries (header and bytes) are found by id through pages of pointers that never move,
+ * and by content through an open-addressing index of ids (linear probing, deletion by
+ * backward shift), 4 bytes a slot: a GHashTable would cost 3 to 4 times that per string
+ * and could not say what it takes. They are cut from blocks of 256 KiB, 4-byte aligned,
+ * and a released one waits on a free list of its size for the next of that size: malloc
+ * would add 8 bytes of header and round to 16, about 16 bytes a string (2.5 MB of
+ * 165 000 paths).
+ */
+#include "fm-strtab.h"
+
+#include <string.h>
+
+#define MAX_PAGES (1u << 16)    /* 2^28 ids */
+#define MIN_SLOTS 1024u
+#define BLOCK_SIZE ((gsize) 256 * 1024)
+#define ALIGN ((gsize) G_ALIGNOF (FmStrtabEntry))
+#define N_SIZES ((sizeof (FmStrtabEntry) + G_MAXUINT16 + 1) / ALIGN + 1)
+
+struct _FmStrtab {
+  FmStrtabEntry ***pages;       /* MAX_PAGES entries, first: fm_strtab_get reads it */
+  guint n_pages;
+  gatomicrefcount ref_count;
+
+  guint32 *slots;               /* ids, 0 = free */
+  guint32 mask;
+
+  GArray *free_ids;             /* guint32, ids released for reuse */
+  guint32 next_id;              /* never used yet */
+  guint n_strings;
+
+  GPtrArray *blocks;            /* guint8 *, BLOCK_SIZE each */
+  gsize block_used;             /* bytes cut from the last block */
+  gpointer *free_entries;       /* N_SIZES lists of released entries, by size / ALIGN */
+  gsize free_bytes;             /* on those lists */
+};
+
+G_STATIC_ASSERT (G_STRUCT_OFFSET (FmStrtab, pages) == 0);
+
+/* What malloc spends on an allocation of @size: glibc rounds up to 16 with an 8-byte
+ * header, 32 at least. */
+static gsize
+allocated_size (gsize size)
+{
+  return MAX ((gsize) 32, (size + 8 + 15) & ~(gsize) 15);
+}
+
+/* An entry's size rounded to the alignment, in units of it: its free list. */
+static gsize
+entry_units (guint16 len)
+{
+  return (sizeof (FmStrtabEntry) + len + 1 + ALIGN - 1) / ALIGN;
+}
+
+static FmStrtabEntry *
+entry_alloc (FmStrtab *table,
+             guint16   len)
+{
+  gsize units = entry_units (len);
+  gpointer entry = table->free_entries[units];
+
+  if (entry != NULL)
+    {
+      /* a free entry holds the next one of its list where its header was */
+      memcpy (&table->free_entries[units], entry, sizeof (gpointer));
+      table->free_bytes -= units * ALIGN;
+      return entry;
+    }
+  if (table->blocks->len == 0 || table->block_used + units * ALIGN > BLOCK_SIZE)
+    {
+      g_ptr_array_add (table->blocks, g_malloc (BLOCK_SIZE));
+      table->block_used = 0;
+    }
+  entry = (guint8 *) g_ptr_array_index (table->blocks, table->blocks->len - 1) + table->block_used;
+  table->block_used += units * ALIGN;
+  return entry;
+}
+
+static void
+entry_free (FmStrtab      *table,
+            FmStrtabEntry *entry)
+{
+  gsize units = entry_units (entry->len);
+
+  G_STATIC_ASSERT (sizeof (FmStrtabEntry) + 1 >= sizeof (gpointer));
+  memcpy (entry, &table->free_entries[units], sizeof (gpointer));
+  table->free_entries[units] = entry;
+  table->free_bytes += units * ALIGN;
+}
+
+/* Word at a time: most strings are paths of tens of bytes. The last word overlaps the
+ * one before rather than being copied byte by byte (a memcpy of a variable length is a
+ * library call). */
+static guint32
+hash_bytes (const char *s,
+            guint16     len)
+{
+  guint64 h = 0x9e3779b97f4a7c15ull ^ len;
+  guint64 w;
+  gsize i = 0;
+
+  if (len >= 8)
+    {
+      for (; i + 8 < len; i += 8)
+        {
+          memcpy (&w, s + i, 8);
+          h = (h ^ w) * 0xff51afd7ed558ccdull;
+          h ^= h >> 32;
+        }
+      memcpy (&w, s + len - 8, 8);
+    }
+  else
+    for (w = 0; i < len; i++)
+      w = (w << 8) | (guint8) s[i];
+  h = (h ^ w) * 0xff51afd7ed558ccdull;
+  h ^= h >> 29;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 32;
+  return (guint32) h;
+}
+
+FmStrtab *
+fm_strtab_new (void)
+{
+  FmStrtab *table = g_new0 (FmStrtab, 1);
+
+  /* g_new0 of this size is a fresh mapping: untouched pages of it cost no memory */
+  table->pages = g_new0 (FmStrtabEntry **, MAX_PAGES);
+  g_atomic_ref_count_init (&table->ref_count);
+  table->slots = g_new0 (guint32, MIN_SLOTS);
+  table->mask = MIN_SLOTS - 1;
+  table->free_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  table->next_id = 1;
+  table->blocks = g_ptr_array_new_with_free_func (g_free);
+  /* a fresh mapping too: only the lists of sizes in use are touched */
+  table->free_entries = g_new0 (gpointer, N_SIZES);
+  return table;
+}
+
+FmStrtab *
+fm_strtab_ref (FmStrtab *table)
+{
+  g_return_val_if_fail (table != NULL, NULL);
+
+  g_atomic_ref_count_inc (&table->ref_count);
+  return table;
+}
+
+void
+fm_strtab_unref (FmStrtab *table)
+{
+  if (table == NULL || !g_atomic_ref_count_dec (&table->ref_count))
+    return;
+
+  g_ptr_array_unref (table->blocks);
+  g_free (table->free_entries);
+  for (guint i = 0; i < table->n_pages; i++)
+    g_free (table->pages[i]);
+  g_free (table->pages);
+  g_free (table->slots);
+  g_array_unref (table->free_ids);
+  g_free (table);
+}
+
+static void
+index_insert (FmStrtab *table,
+              guint32  *slots,
+              guint32   mask,
+              guint32   id)
+{
+  guint32 i = fm_strtab_entry (table, id)->hash & mask;
+
+  while (slots[i] != 0)
+    i = (i + 1) & mask;
+  slots[i] = id;
+}
+
+static void
+index_grow (FmStrtab *table)
+{
+  guint32 new_mask = table->mask * 2 + 1;
+  guint32 *slots = g_new0 (guint32, (gsize) new_mask + 1);
+
+  for (guint32 i = 0; i <= table->mask; i++)
+    if (table->slots[i] != 0)
+      index_insert (table, slots, new_mask, table->slots[i]);
+  g_free (table->slots);
+  table->slots = slots;
+  table->mask = new_mask;
+}
+
+static void
+index_remove (FmStrtab *table,
+              guint32   id)
+{
+  guint32 mask = table->mask;
+  guint32 i = fm_strtab_entry (table, id)->hash & mask;
+  guint32 j;
+
+  while (table->slots[i] != id)
+    i = (i + 1) & mask;
+
+  /* Backward shift: move up every later entry of the run that may sit in the hole. */
+  for (j = (i + 1) & mask; table->slots[j] != 0; j = (j + 1) & mask)
+    {
+      guint32 home = fm_strtab_entry (table, table->slots[j])->hash & mask;
+
+      if (((j - home) & mask) >= ((j - i) & mask))
+        {
+          table->slots[i] = table->slots[j];
+          i = j;
+        }
+    }
+  table->slots[i] = 0;
+}
+
+static gboolean
+take_id (FmStrtab *table,
+         guint32  *id)
+{
+  if (table->free_ids->len > 0)
+    {
+      *id = g_array_index (table->free_ids, guint32, table->free_ids->len - 1);
+      g_array_set_size (table->free_ids, table->free_ids->len - 1);
+      return TRUE;
+    }
+  if (table->next_id >> FM_STRTAB_PAGE_SHIFT >= MAX_PAGES)
+    return FALSE;
+  if (table->next_id >> FM_STRTAB_PAGE_SHIFT >= table->n_pages)
+    table->pages[table->n_pages++] = g_new (FmStrtabEntry *, FM_STRTAB_PAGE_IDS);
+  *id = table->next_id++;
+  return TRUE;
+}
+
+gboolean
+fm_strtab_intern (FmStrtab   *table,
+                  const char *s,
+                  guint16     len,
+                  guint32    *id)
+{
+  guint32 hash;
+  guint32 i;
+  FmStrtabEntry *entry;
+
+  if (len == 0)
+    {
+      *id = FM_STRTAB_EMPTY;
+      return TRUE;
+    }
+
+  hash = hash_bytes (s, len);
+  for (i = hash & table->mask; table->slots[i] != 0; i = (i + 1) & table->mask)
+    {
+      entry = fm_strtab_entry (table, table->slots[i]);
+      if (entry->hash == hash && entry->len == len && memcmp (entry->bytes, s, len) == 0)
+        {
+          entry->refs++;
+          *id = table->slots[i];
+          return TRUE;
+        }
+    }
+
+  if (!take_id (table, id))
+    return FALSE;
+
+  entry = entry_alloc (table, len);
+  entry->refs = 1;
+  entry->hash = hash;
+  entry->len = len;
+  memcpy (entry->bytes, s, len);
+  entry->bytes[len] = '\0';
+  table->pages[*id >> FM_STRTAB_PAGE_SHIFT][*id & (FM_STRTAB_PAGE_IDS - 1)] = entry;
+  table->n_strings++;
+
+  /* at most 3/4 full, so that probes stay short */
+  if ((table->n_strings + 1) * 4 > ((gsize) table->mask + 1) * 3)
+    {
+      index_grow (table);
+      index_insert (table, table->slots, table->mask, *id);
+    }
+  else
+    table->slots[i] = *id;
+  return TRUE;
+}
+
+void
+fm_strtab_release (FmStrtab *table,
+                   guint32   id)
+{
+  FmStrtabEntry *entry;
+
+  if (id == FM_STRTAB_EMPTY)
+    return;
+
+  entry = fm_strtab_entry (table, id);
+  g_assert (entry->refs > 0);
+  if (--entry->refs > 0)
+    return;
+
+  index_remove (table, id);
+  table->n_strings--;
+  g_array_append_val (table->free_ids, id);
+  entry_free (table, entry);
+}
+
+guint
+fm_strtab_get_n_strings (FmStrtab *table)
+{
+  return table->n_strings;
+}
+
+gsize
+fm_strtab_get_memory (FmStrtab *table)
+{
+  /* What the strings held take: released entries wait for strings of their size (as
+   * malloc keeps what is freed), and a byte bound counting them would never see memory
+   * go down when events go. Untouched block tails cost nothing. */
+  return (table->blocks->len > 0 ? (table->blocks->len - 1) * BLOCK_SIZE + table->block_used : 0)
+         - table->free_bytes
+         + ((gsize) table->mask + 1) * sizeof (guint32)
+         + (gsize) table->n_pages * allocated_size (FM_STRTAB_PAGE_IDS * sizeof (gpointer))
+         + table->free_ids->len * sizeof (guint32);
+}

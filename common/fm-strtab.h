@@ -1,0 +1,126 @@
+/* fm-strtab.h: a table of interned byte strings, for the strings a capture repeats.
+ *
+ * A capture names the same few thousand paths, commands and flag sets millions of times;
+ * the daemon's ring and the viewer's store keep each of them once here and a 32-bit id
+ * per event (fm-compact-event.h). Each id carries references: intern takes one, release
+ * drops one, and the string goes (its id free for reuse) with the last.
+ *
+ * Id 0 is the empty string, always present and never counted.
+ *
+ * Threads: intern and release from one thread only (the owner's). fm_strtab_get may run
+ * on any thread for an id it holds a reference to, or, when nothing is ever released (an
+ * append-only store), for any id interned before the reader learned of it: an entry
+ * never moves while referenced, and the table of entries never reallocates.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define FM_STRTAB_EMPTY 0u
+
+typedef struct _FmStrtab FmStrtab;
+
+FmStrtab *fm_strtab_new (void);
+/* Atomic: a table may outlive its owner in the hands of a reader thread. */
+FmStrtab *fm_strtab_ref (FmStrtab *table);
+void fm_strtab_unref (FmStrtab *table);
+
+/* The id of the @len bytes at @s (NUL-free), with one more reference. FALSE when the table
+ * holds as many strings as ids exist (about 268 million). */
+gboolean fm_strtab_intern (FmStrtab   *table,
+                           const char *s,
+                           guint16     len,
+                           guint32    *id);
+/* fm_strtab_intern, trying first whether the string is the one of @hint (a live id the
+ * caller holds, or FM_STRTAB_EMPTY): consecutive events mostly repeat the command, the
+ * flags and often the path of the one before, and comparing with one string is cheaper
+ * than hashing and probing. */
+static inline gboolean fm_strtab_intern_like (FmStrtab   *table,
+                                              const char *s,
+                                              guint16     len,
+                                              guint32     hint,
+                                              guint32    *id);
+/* Drops a reference taken by fm_strtab_intern. */
+void fm_strtab_release (FmStrtab *table,
+                        guint32   id);
+
+/* The string of a live id, NUL-terminated, and its length. */
+static inline const char *fm_strtab_get (FmStrtab *table,
+                                         guint32   id,
+                                         guint16  *len);
+
+/* Distinct strings held now (the empty string excluded). */
+guint fm_strtab_get_n_strings (FmStrtab *table);
+/* Bytes of memory the table takes now: the entries held (headers, bytes, alignment),
+ * the hash index and the pages of the id table. */
+gsize fm_strtab_get_memory (FmStrtab *table);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmStrtab, fm_strtab_unref)
+
+/* ---- inline part: what runs for every string of every event appended or viewed ---- */
+
+#include <string.h>
+
+#define FM_STRTAB_PAGE_SHIFT 12
+#define FM_STRTAB_PAGE_IDS (1u << FM_STRTAB_PAGE_SHIFT)
+
+typedef struct {
+  guint32 refs;
+  guint32 hash;
+  guint16 len;
+  char bytes[];
+} FmStrtabEntry;
+
+struct _FmStrtabPublic {
+  FmStrtabEntry ***pages;
+};
+
+static inline FmStrtabEntry *
+fm_strtab_entry (FmStrtab *table,
+                 guint32   id)
+{
+  return ((struct _FmStrtabPublic *) table)->pages[id >> FM_STRTAB_PAGE_SHIFT]
+                                                 [id & (FM_STRTAB_PAGE_IDS - 1)];
+}
+
+static inline const char *
+fm_strtab_get (FmStrtab *table,
+               guint32   id,
+               guint16  *len)
+{
+  const FmStrtabEntry *entry;
+
+  if (id == FM_STRTAB_EMPTY)
+    {
+      *len = 0;
+      return "";
+    }
+  entry = fm_strtab_entry (table, id);
+  *len = entry->len;
+  return entry->bytes;
+}
+
+static inline gboolean
+fm_strtab_intern_like (FmStrtab   *table,
+                       const char *s,
+                       guint16     len,
+                       guint32     hint,
+                       guint32    *id)
+{
+  if (hint != FM_STRTAB_EMPTY)
+    {
+      FmStrtabEntry *entry = fm_strtab_entry (table, hint);
+
+      if (entry->len == len && memcmp (entry->bytes, s, len) == 0)
+        {
+          entry->refs++;
+          *id = hint;
+          return TRUE;
+        }
+    }
+  return fm_strtab_intern (table, s, len, id);
+}
+
+G_END_DECLS
