@@ -334,9 +334,10 @@ fm_filter_parse_comparison (Parser *ps, const FmFieldInfo *field)
                 fm_filter_node_free (n);
                 return fm_filter_fail_at (ps, op_at, "a user name pattern compares with = or !=");
               }
-            n->kind = N_UIDS;
+            n->kind = N_IN_SET;
+            n->field = FM_FIELD_UID;
             n->negate = op == OP_NE;
-            n->uids = users_matching (value, value_len);
+            n->set = users_matching (value, value_len);
             return n;
           }
         if (getpwnam_r (value, &pw, buf, sizeof buf, &found) != 0 || found == NULL)
