@@ -404,6 +404,16 @@ strv_of (GPtrArray *texts)
   return g_strv_builder_end (builder);
 }
 
+static gboolean
+has_id (GArray  *ids,
+        guint32  id)
+{
+  for (guint i = 0; i < ids->len; i++)
+    if (g_array_index (ids, guint32, i) == id)
+      return TRUE;
+  return FALSE;
+}
+
 /* The one filter, from the "filter" key and the older keys, and the kernel part of it in
  * the fields the backends read. */
 static gboolean
@@ -433,12 +443,15 @@ build_filter (FmdOptions  *options,
                            "than 15 bytes)");
       return FALSE;
     }
-  if (kernel->syscalls != NULL)
+  /* the syscalls key's order (or the table's) is kept: only those the filter excludes go */
+  for (guint i = 0; kernel->syscalls != NULL && i < options->syscalls->len;)
     {
-      g_ptr_array_set_size (options->syscalls, 0);
-      for (guint i = 0; i < kernel->syscalls->len; i++)
-        g_ptr_array_add (options->syscalls,
-                         (gpointer) fm_syscall_by_nr (g_array_index (kernel->syscalls, guint32, i)));
+      guint32 nr = ((const FmSyscall *) g_ptr_array_index (options->syscalls, i))->nr;
+
+      if (!has_id (kernel->syscalls, nr))
+        g_ptr_array_remove_index (options->syscalls, i);
+      else
+        i++;
     }
   if (!options->follow_children)
     {
