@@ -47,14 +47,6 @@ fm_filter_new_any_text (FmFieldId field, const char *const *values)
   return any_of (terms);
 }
 
-static gint
-compare_u32 (gconstpointer a, gconstpointer b)
-{
-  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 FmFilter *
 fm_filter_new_any_number (FmFieldId field, const guint32 *values, gsize n_values)
 {
@@ -67,7 +59,7 @@ fm_filter_new_any_number (FmFieldId field, const guint32 *values, gsize n_values
   n->field = field;
   n->set = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n_values);
   g_array_append_vals (n->set, values, n_values);
-  g_array_sort (n->set, compare_u32);
+  g_array_sort (n->set, fm_filter_compare_u32);
   /* the lookup is a binary search: duplicates are harmless, but keep the set a set */
   for (guint i = 1; i < n->set->len;)
     if (g_array_index (n->set, guint32, i) == g_array_index (n->set, guint32, i - 1))

@@ -179,8 +179,8 @@ parse_integer (const char *v, gint64 *out)
   return TRUE;
 }
 
-static int
-compare_uid (gconstpointer a, gconstpointer b)
+gint
+fm_filter_compare_u32 (gconstpointer a, gconstpointer b)
 {
   guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
 
@@ -205,7 +205,7 @@ users_matching (const char *glob, gsize glob_len)
         g_array_append_val (uids, uid);
       }
   endpwent ();
-  g_array_sort (uids, compare_uid);
+  g_array_sort (uids, fm_filter_compare_u32);
   return uids;
 }
 

@@ -239,14 +239,6 @@ sample_event (FmEvent *e, guint16 syscall_nr)
   return e;
 }
 
-static gint
-compare_u32 (gconstpointer a, gconstpointer b)
-{
-  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 /* The syscalls of the table for which the comparison @n holds (or, @negated, fails). */
 static Box *
 syscall_box (const Node *n, gboolean negated)
@@ -264,7 +256,7 @@ syscall_box (const Node *n, gboolean negated)
 
         g_array_append_val (b->syscalls, nr);
       }
-  g_array_sort (b->syscalls, compare_u32);
+  g_array_sort (b->syscalls, fm_filter_compare_u32);
   return b;
 }
 
@@ -484,18 +476,9 @@ extract_node (const Node *n, gboolean negated)
 FmFilterKernel *
 fm_filter_kernel_part (const FmFilter *filter)
 {
-  Box *b;
-
   g_return_val_if_fail (filter != NULL, NULL);
 
-  b = extract (filter->root, FALSE);
-  if (b->matches_nothing)
-    {
-      /* nothing else to say */
-      fm_filter_kernel_free (b);
-      return box_nothing ();
-    }
-  return b;
+  return extract (filter->root, FALSE);
 }
 
 char *

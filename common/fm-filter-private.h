@@ -87,6 +87,8 @@ char *fm_filter_parse_value (Parser *ps, gsize *len_out);
 Node *fm_filter_parse_comparison (Parser *ps, const FmFieldInfo *field);
 gboolean fm_filter_has_upper (const char *s, gsize len, gboolean regex);
 Node *fm_filter_compile_regex (Parser *ps, const char *at, Node *n, const char *pattern, gsize len);
+/* Orders guint32s, for g_array_sort() of the sorted sets (N_IN_SET). */
+gint fm_filter_compare_u32 (gconstpointer a, gconstpointer b);
 
 /* fm-filter-match.c */
 gboolean fm_filter_glob_match (const char *pat, gsize pat_len, const char *s, gsize len);
