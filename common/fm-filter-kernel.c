@@ -335,8 +335,10 @@ comm_box (const Node *n, gboolean negated)
   Box *b;
 
   /* a glob or regex stays in user space: the kernel compares names exactly */
+  /* the sets are carried as D-Bus strings (the Options property): bytes that are not
+   * UTF-8 (comm='\xff') stay in user space too */
   if (n->kind != N_STR || negated != n->negate || n->text_len == 0 ||
-      memchr (n->text, '\0', n->text_len) != NULL)
+      !g_utf8_validate (n->text, n->text_len, NULL))
     return box_any ();
   if (n->text_len > FM_COMM_MAX - 1)
     return box_nothing ();   /* longer than any process name */
@@ -354,8 +356,8 @@ implied_prefix (const Node *n)
   g_autofree char *literal = NULL;
   g_autofree char *canonical = NULL;
 
-  if (memchr (n->text, '\0', n->text_len) != NULL)
-    return NULL;
+  if (!g_utf8_validate (n->text, n->text_len, NULL))
+    return NULL;   /* a NUL inside, or bytes a D-Bus string cannot carry */
   switch (n->kind)
     {
     case N_STR:

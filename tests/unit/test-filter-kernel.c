@@ -115,6 +115,8 @@ static const Case trait_cases[] = {
   /* a process name is at most 15 bytes: a longer one matches no process */
   { "comm=sixteen-bytes-xx", "nothing" },
   { "pid=0", "" },
+  /* names that are not UTF-8 cannot be carried in the kernel part's strings */
+  { "comm='ss\\xffd'", "" }, { "path='/etc/\\xff/*'", "" },
 };
 
 static void
