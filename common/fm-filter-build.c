@@ -39,7 +39,7 @@ fm_filter_new_any_text (FmFieldId field, const char *const *values)
 {
   g_autoptr(GPtrArray) terms = g_ptr_array_new ();
 
-  g_return_val_if_fail (field == FM_FIELD_SYSCALL || field == FM_FIELD_COMM, NULL);
+  g_return_val_if_fail (field == FM_FIELD_COMM, NULL);
   g_return_val_if_fail (values != NULL && values[0] != NULL, NULL);
 
   for (gsize i = 0; values[i] != NULL; i++)
@@ -52,7 +52,8 @@ fm_filter_new_any_number (FmFieldId field, const guint32 *values, gsize n_values
 {
   Node *n;
 
-  g_return_val_if_fail (field == FM_FIELD_PID || field == FM_FIELD_UID, NULL);
+  g_return_val_if_fail (field == FM_FIELD_PID || field == FM_FIELD_UID ||
+                        field == FM_FIELD_SYSCALL, NULL);
   g_return_val_if_fail (values != NULL && n_values > 0, NULL);
 
   n = fm_filter_node_new (N_IN_SET);

@@ -9,11 +9,11 @@
 
 G_BEGIN_DECLS
 
-/* @field (FM_FIELD_SYSCALL or FM_FIELD_COMM) is exactly one of @values (NULL-terminated,
- * at least one). */
+/* @field (FM_FIELD_COMM) is exactly one of @values (NULL-terminated, at least one). */
 FmFilter *fm_filter_new_any_text (FmFieldId field, const char *const *values);
 
-/* @field (FM_FIELD_PID or FM_FIELD_UID) is one of the @n_values @values (at least one). */
+/* @field (FM_FIELD_PID, FM_FIELD_UID, or FM_FIELD_SYSCALL by number) is one of the
+ * @n_values @values (at least one): a binary search per event. */
 FmFilter *fm_filter_new_any_number (FmFieldId field, const guint32 *values, gsize n_values);
 
 /* The call failed (result < 0), as the filter word "failed". */

@@ -444,7 +444,7 @@ extract_node (const Node *n, gboolean negated)
         return b;
       }
     case N_IN_SET:
-      return set_box (n, negated);
+      return n->field == FM_FIELD_SYSCALL ? syscall_box (n, negated) : set_box (n, negated);
     case N_BELOW:
       return path_box (n, negated);
     case N_STR:

@@ -84,7 +84,7 @@ is_text (const FmFieldInfo *field)
 #define NUMBER_OF_U64(id, m) case FM_FIELD_##id: return (gint64) e->m;
 #define NUMBER_OF_U32(id, m) case FM_FIELD_##id: return e->m;
 #define NUMBER_OF_I64(id, m) case FM_FIELD_##id: return e->m;
-#define NUMBER_OF_SYSCALL(id, m)
+#define NUMBER_OF_SYSCALL(id, m) case FM_FIELD_##id: return e->m;   /* N_IN_SET: by number */
 #define NUMBER_OF_BYTES(id, m)
 #define NUMBER_OF_UTF8(id, m)
 #define NUMBER_OF_ERRNO(id, m)

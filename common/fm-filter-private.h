@@ -34,8 +34,9 @@ typedef enum {
   N_ERRNO,     /* errno = / != value */
   N_STR,       /* string field = / != exact text */
   N_GLOB,      /* string field = / != glob (bytes; see fm_filter_glob_match) */
-  N_IN_SET,    /* numeric field (uid, pid) = / != one of a set: the uids of the users a
-                * user glob names, found at compile time, or a list given as such */
+  N_IN_SET,    /* numeric field (uid, pid, syscall number) = / != one of a set: the uids
+                * of the users a user glob names, found at compile time, or a list
+                * given as such */
   N_BELOW,     /* path or path2 is text or below it, by whole components */
   N_REGEX,     /* string field ~ regex, or /regex/ anywhere (field = -1) */
   N_WORD,      /* bare word: substring anywhere */

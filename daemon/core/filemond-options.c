@@ -370,11 +370,12 @@ with_keys (FmFilter          *filter,
   fm_syscalls_all (&n_all);
   if (options->syscalls->len < n_all)
     {
-      g_autofree const char **names = g_new0 (const char *, options->syscalls->len + 1);
+      g_autofree guint32 *nrs = g_new (guint32, options->syscalls->len);
 
       for (guint i = 0; i < options->syscalls->len; i++)
-        names[i] = ((const FmSyscall *) g_ptr_array_index (options->syscalls, i))->name;
-      filter = fm_filter_new_and (filter, fm_filter_new_any_text (FM_FIELD_SYSCALL, names));
+        nrs[i] = ((const FmSyscall *) g_ptr_array_index (options->syscalls, i))->nr;
+      filter = fm_filter_new_and (filter, fm_filter_new_any_number (FM_FIELD_SYSCALL, nrs,
+                                                                    options->syscalls->len));
     }
   if (options->pids->len > 0 && !options->follow_children)
     filter = fm_filter_new_and (filter, fm_filter_new_any_number (FM_FIELD_PID,
