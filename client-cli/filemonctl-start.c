@@ -1,6 +1,7 @@
-/* filemonctl-start.c: `filemonctl start [OPTIONS]`: checks the options here, with
- * messages that name the option, then calls Start (the daemon checks them again) and
- * waits until the capture runs. */
+/* filemonctl-start.c: `filemonctl start [OPTIONS] [FILTER]`: checks the filter and the
+ * options here, with messages that name the option or point at the filter's column, then
+ * calls Start (the daemon checks them again: the filter is its "filter" key, each option
+ * one of the keys it adds to that filter) and waits until the capture runs. */
 #include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -209,7 +210,9 @@ fmctl_cmd_start (int argc, char **argv)
       "Return once the backend was launched, without waiting for the capture to run", NULL },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr(GOptionContext) context = g_option_context_new ("[FILTER]");
+  g_autoptr(FmFilter) filter = NULL;
+  g_autofree char *fields_help = NULL;
   g_autoptr(GPtrArray) syscall_list = NULL, pid_list = NULL, uid_list = NULL;
   g_autoptr(GPtrArray) comm_list = NULL, prefix_list = NULL;
   g_auto(GVariantBuilder) options = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE_VARDICT);
@@ -220,13 +223,29 @@ fmctl_cmd_start (int argc, char **argv)
   gulong state_handler;
   int status;
 
-  g_option_context_set_summary (context, "Starts a capture and waits until it runs. Without "
-                                "options, every file syscall of every process is captured.");
+  g_option_context_set_summary (context,
+    "Starts a capture and waits until it runs. It keeps the calls matching FILTER (the\n"
+    "language of 'filemonctl watch') and the options, e.g.\n"
+    "  filemonctl start 'syscall=open* and comm=sshd and failed'\n"
+    "  filemonctl start 'user=root and path=/etc/*'\n"
+    "What the kernel side can apply of it (syscalls, pids, uids, exact process names,\n"
+    "failed calls, path prefixes) is applied there; the rest by filemond. Without a\n"
+    "filter or options, every file syscall of every process is captured.");
+  fields_help = fmctl_filter_fields_help ();
+  g_option_context_set_description (context, fields_help);
   g_option_context_add_main_entries (context, entries, NULL);
   if (!fmctl_parse_options (context, "start", &argc, &argv))
     return FMCTL_EXIT_USAGE;
+  filter = fmctl_compile_filter ("start", argc - 1, argv + 1);
+  if (filter == NULL)
+    return FMCTL_EXIT_USAGE;
   if (argc > 1)
-    return fmctl_usage_error ("start", "unexpected argument '%s'", argv[1]);
+    {
+      /* the words are one filter, as for watch; filemond compiles the text again */
+      g_autofree char *text = g_strjoinv (" ", argv + 1);
+
+      g_variant_builder_add (&options, "{sv}", "filter", g_variant_new_string (text));
+    }
 
   if (backend != NULL)
     {

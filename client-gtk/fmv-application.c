@@ -67,6 +67,7 @@ fmv_application_startup (GApplication *application)
     { "app.quit", { "<Control>q", NULL } },
     { "window.close", { "<Control>w", NULL } },
     { "win.toggle-capture", { "<Control>e", NULL } },
+    { "win.edit-capture-filter", { "<Shift><Control>e", NULL } },
     { "win.clear", { "<Control>l", NULL } },
     { "win.open", { "<Control>o", NULL } },
     { "win.save", { "<Control>s", NULL } },

@@ -130,7 +130,7 @@ start_activated (GSimpleAction *action,
 {
   FmvWindow *self = user_data;
   g_autoptr(GVariant) backend = g_action_group_get_action_state (G_ACTION_GROUP (self), "backend");
-  g_autoptr(GVariant) failed_only = g_action_group_get_action_state (G_ACTION_GROUP (self), "failed-only");
+  g_autoptr(GVariant) filter = g_action_group_get_action_state (G_ACTION_GROUP (self), "capture-filter");
   g_autoptr(GVariant) options = NULL;
   GVariantDict dict;
 
@@ -138,8 +138,8 @@ start_activated (GSimpleAction *action,
     return;
   g_variant_dict_init (&dict, NULL);
   g_variant_dict_insert_value (&dict, "backend", backend);
-  if (g_variant_get_boolean (failed_only))
-    g_variant_dict_insert (&dict, "failed-only", "b", TRUE);
+  if (*g_variant_get_string (filter, NULL) != '\0')
+    g_variant_dict_insert_value (&dict, "filter", filter);
   options = g_variant_ref_sink (g_variant_dict_end (&dict));
   fmv_live_start_async (self->live, options, NULL, start_done_cb, g_object_ref (self));
 }
@@ -688,6 +688,14 @@ focus_filter_activated (GSimpleAction *action,
   gtk_widget_grab_focus (GTK_WIDGET (self->filter_entry));
 }
 
+static void
+edit_capture_filter_activated (GSimpleAction *action,
+                               GVariant      *parameter,
+                               gpointer       user_data)
+{
+  fmv_window_edit_capture_filter (user_data);
+}
+
 static const GActionEntry window_actions[] = {
   { .name = "start", .activate = start_activated },
   { .name = "stop", .activate = stop_activated },
@@ -700,7 +708,8 @@ static const GActionEntry window_actions[] = {
   { .name = "follow", .state = "true", .change_state = follow_changed },
   /* Start options (the menu beside Start). */
   { .name = "backend", .parameter_type = "s", .state = "'auto'" },
-  { .name = "failed-only", .state = "false" },
+  { .name = "capture-filter", .parameter_type = "s", .state = "''" },
+  { .name = "edit-capture-filter", .activate = edit_capture_filter_activated },
   { .name = "add-filter-term", .parameter_type = "s", .activate = add_filter_term_activated },
   { .name = "analysis", .parameter_type = "s", .activate = analysis_activated },
   { .name = "add-highlight", .parameter_type = "s", .activate = add_highlight_activated },

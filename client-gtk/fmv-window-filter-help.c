@@ -3,7 +3,8 @@
  * their examples (a click adds one to the filter), the operators, and the filters
  * recently applied with Enter (a click brings one back), kept across runs in the user's
  * state directory; and Tab in the entry completes a field, syscall or errno name, offering
- * the candidates under the entry when there are several. */
+ * the candidates under the entry when there are several. The capture filter's dialog
+ * shows the same reference (fmv_filter_reference_new()). */
 #include "config.h"
 
 #include <errno.h>
@@ -98,19 +99,20 @@ heading (const char *text)
 static GtkWidget *
 flat_button (const char *text,
              GCallback   clicked,
-             FmvWindow  *self)
+             gpointer    data)
 {
   GtkWidget *button = gtk_button_new_with_label (text);
 
   gtk_widget_add_css_class (button, "flat");
   gtk_widget_set_halign (button, GTK_ALIGN_START);
   gtk_label_set_xalign (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), 0);
-  g_signal_connect (button, "clicked", clicked, self);
+  g_signal_connect (button, "clicked", clicked, data);
   return button;
 }
 
-static void
-rebuild (FmvWindow *self)
+GtkWidget *
+fmv_filter_reference_new (GCallback example_clicked,
+                          gpointer  data)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *grid = gtk_grid_new ();
@@ -129,7 +131,7 @@ rebuild (FmvWindow *self)
       gtk_label_set_xalign (GTK_LABEL (description), 0);
       gtk_grid_attach (GTK_GRID (grid), name, 0, (int) n, 1, 1);
       gtk_grid_attach (GTK_GRID (grid), description, 1, (int) n, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), flat_button (info->example, G_CALLBACK (example_clicked_cb), self),
+      gtk_grid_attach (GTK_GRID (grid), flat_button (info->example, example_clicked, data),
                        2, (int) n, 1, 1);
     }
   gtk_box_append (GTK_BOX (box), grid);
@@ -140,6 +142,13 @@ rebuild (FmvWindow *self)
                              "text ignores case.");
   gtk_label_set_xalign (GTK_LABEL (operators), 0);
   gtk_box_append (GTK_BOX (box), operators);
+  return box;
+}
+
+static void
+rebuild (FmvWindow *self)
+{
+  GtkWidget *box = fmv_filter_reference_new (G_CALLBACK (example_clicked_cb), self);
 
   gtk_box_append (GTK_BOX (box), heading ("Recent Filters"));
   if (self->recent_filters->len == 0)

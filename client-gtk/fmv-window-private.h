@@ -139,6 +139,15 @@ void fmv_window_add_highlight (FmvWindow  *self,
 
 /* fmv-window-filter-help.c */
 void fmv_window_setup_filter_help (FmvWindow *self);
+/* The filter language's fields, with their examples as buttons calling @example_clicked
+ * (a GtkButton's "clicked", with @data), and its operators. */
+GtkWidget *fmv_filter_reference_new (GCallback example_clicked,
+                                     gpointer  data);
+
+/* fmv-window-capture-filter.c */
+/* Opens the dialog that edits the capture filter (the action win.capture-filter's state,
+ * Start's "filter"). */
+void fmv_window_edit_capture_filter (FmvWindow *self);
 /* Keeps @text among the recent filters (it was applied with Enter). */
 void fmv_window_remember_filter (FmvWindow  *self,
                                  const char *text);

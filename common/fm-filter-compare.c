@@ -179,8 +179,8 @@ parse_integer (const char *v, gint64 *out)
   return TRUE;
 }
 
-static int
-compare_uid (gconstpointer a, gconstpointer b)
+gint
+fm_filter_compare_u32 (gconstpointer a, gconstpointer b)
 {
   guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
 
@@ -205,7 +205,7 @@ users_matching (const char *glob, gsize glob_len)
         g_array_append_val (uids, uid);
       }
   endpwent ();
-  g_array_sort (uids, compare_uid);
+  g_array_sort (uids, fm_filter_compare_u32);
   return uids;
 }
 
@@ -334,9 +334,10 @@ fm_filter_parse_comparison (Parser *ps, const FmFieldInfo *field)
                 fm_filter_node_free (n);
                 return fm_filter_fail_at (ps, op_at, "a user name pattern compares with = or !=");
               }
-            n->kind = N_UIDS;
+            n->kind = N_IN_SET;
+            n->field = FM_FIELD_UID;
             n->negate = op == OP_NE;
-            n->uids = users_matching (value, value_len);
+            n->set = users_matching (value, value_len);
             return n;
           }
         if (getpwnam_r (value, &pw, buf, sizeof buf, &found) != 0 || found == NULL)

@@ -84,7 +84,7 @@ is_text (const FmFieldInfo *field)
 #define NUMBER_OF_U64(id, m) case FM_FIELD_##id: return (gint64) e->m;
 #define NUMBER_OF_U32(id, m) case FM_FIELD_##id: return e->m;
 #define NUMBER_OF_I64(id, m) case FM_FIELD_##id: return e->m;
-#define NUMBER_OF_SYSCALL(id, m)
+#define NUMBER_OF_SYSCALL(id, m) case FM_FIELD_##id: return e->m;   /* N_IN_SET: by number */
 #define NUMBER_OF_BYTES(id, m)
 #define NUMBER_OF_UTF8(id, m)
 #define NUMBER_OF_ERRNO(id, m)
@@ -159,18 +159,18 @@ fm_filter_glob_match (const char *pat, gsize pat_len, const char *s, gsize len)
 }
 
 static gboolean
-uid_in (const GArray *uids, guint32 uid)
+in_set (const GArray *set, gint64 value)
 {
-  guint lo = 0, hi = uids->len;
+  guint lo = 0, hi = set->len;
 
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      guint32 v = g_array_index (uids, guint32, mid);
+      gint64 v = g_array_index (set, guint32, mid);
 
-      if (v == uid)
+      if (v == value)
         return TRUE;
-      if (v < uid)
+      if (v < value)
         lo = mid + 1;
       else
         hi = mid;
@@ -217,6 +217,16 @@ anywhere (const Node *n, const FmEvent *e)
   s = format_u64 (e->pid, num_buf, &len);
   return n->kind == N_REGEX ? regex_matches (n, s, len) :
          contains (s, len, n->text, n->text_len, FALSE);
+}
+
+gboolean
+fm_filter_path_below (const char *prefix, gsize prefix_len, const char *path, gsize path_len)
+{
+  if (prefix_len == 1)   /* "/" */
+    return path_len > 0 && path[0] == '/';
+  if (path_len < prefix_len || memcmp (path, prefix, prefix_len) != 0)
+    return FALSE;
+  return path_len == prefix_len || path[prefix_len] == '/';
 }
 
 static gboolean
@@ -268,8 +278,11 @@ eval (const Node *n, const FmEvent *e)
     case N_GLOB:
       s = field_text (e, n->field, &len, name_buf);
       return fm_filter_glob_match (n->text, n->text_len, s, len) != n->negate;
-    case N_UIDS:
-      return uid_in (n->uids, e->uid) != n->negate;
+    case N_IN_SET:
+      return in_set (n->set, field_number (e, n)) != n->negate;
+    case N_BELOW:
+      return fm_filter_path_below (n->text, n->text_len, e->path, e->path_len) ||
+             fm_filter_path_below (n->text, n->text_len, e->path2, e->path2_len);
     case N_REGEX:
       if (n->anywhere)
         return anywhere (n, e);
@@ -279,6 +292,12 @@ eval (const Node *n, const FmEvent *e)
       return anywhere (n, e);
     }
   return FALSE;
+}
+
+gboolean
+fm_filter_node_match (const Node *n, const FmEvent *event)
+{
+  return eval (n, event);
 }
 
 gboolean

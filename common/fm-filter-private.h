@@ -7,6 +7,8 @@
  *   fm-filter-compare.c  one comparison, field <op> value: the value read by the field's
  *                        kind (text, glob, regex, errno, user, time, duration, number)
  *   fm-filter-match.c    evaluation, fm_filter_match(), which allocates nothing
+ *   fm-filter-build.c    filters made from parts rather than text (fm-filter-build.h)
+ *   fm-filter-kernel.c   the part of a filter a capture backend applies (fm-filter-kernel.h)
  *
  * Not installed and not for other code: the tree's shape is free to change. */
 #pragma once
@@ -32,7 +34,10 @@ typedef enum {
   N_ERRNO,     /* errno = / != value */
   N_STR,       /* string field = / != exact text */
   N_GLOB,      /* string field = / != glob (bytes; see fm_filter_glob_match) */
-  N_UIDS,      /* user = / != glob: the uids of the matching users, found at compile time */
+  N_IN_SET,    /* numeric field (uid, pid, syscall number) = / != one of a set: the uids
+                * of the users a user glob names, found at compile time, or a list
+                * given as such */
+  N_BELOW,     /* path or path2 is text or below it, by whole components */
   N_REGEX,     /* string field ~ regex, or /regex/ anywhere (field = -1) */
   N_WORD,      /* bare word: substring anywhere */
 } NodeKind;
@@ -50,7 +55,7 @@ struct _Node {
   gint64 utc_offset;    /* F_TIME_OF_DAY: seconds east of UTC, when compiled */
   char *text;
   gsize text_len;
-  GArray *uids;         /* N_UIDS: guint32, sorted */
+  GArray *set;          /* N_IN_SET: guint32, sorted, no duplicates */
   pcre2_code *re;
   pcre2_match_data *md; /* made with the code: matching then allocates nothing, but a
                          * filter is not for several threads at once */
@@ -59,6 +64,7 @@ struct _Node {
 };
 
 struct _FmFilter {
+  gint ref_count;
   Node *root;
 };
 
@@ -71,6 +77,8 @@ typedef struct {
 
 /* fm-filter.c */
 Node *fm_filter_node_new (NodeKind kind);
+/* A filter holding @root (NULL: to be set), one reference. */
+FmFilter *fm_filter_new_from_node (Node *root);
 void fm_filter_node_free (Node *n);
 Node *fm_filter_fail_at (Parser *ps, const char *at, const char *format, ...) G_GNUC_PRINTF (3, 4);
 void fm_filter_skip_space (Parser *ps);
@@ -80,8 +88,16 @@ char *fm_filter_parse_value (Parser *ps, gsize *len_out);
 Node *fm_filter_parse_comparison (Parser *ps, const FmFieldInfo *field);
 gboolean fm_filter_has_upper (const char *s, gsize len, gboolean regex);
 Node *fm_filter_compile_regex (Parser *ps, const char *at, Node *n, const char *pattern, gsize len);
+/* Orders guint32s, for g_array_sort() of the sorted sets (N_IN_SET). */
+gint fm_filter_compare_u32 (gconstpointer a, gconstpointer b);
 
 /* fm-filter-match.c */
 gboolean fm_filter_glob_match (const char *pat, gsize pat_len, const char *s, gsize len);
+/* Whether the subtree @n matches @event. */
+gboolean fm_filter_node_match (const Node *n, const FmEvent *event);
+/* Whether @path is @prefix or below it by whole components (prefix "/etc" takes "/etc"
+ * and "/etc/passwd", not "/etcetera"). */
+gboolean fm_filter_path_below (const char *prefix, gsize prefix_len, const char *path,
+                               gsize path_len);
 
 G_END_DECLS

@@ -24,7 +24,7 @@ fm_filter_node_free (Node *n)
     fm_filter_node_free (n->kids[i]);
   g_free (n->kids);
   g_free (n->text);
-  g_clear_pointer (&n->uids, g_array_unref);
+  g_clear_pointer (&n->set, g_array_unref);
   if (n->md != NULL)
     pcre2_match_data_free (n->md);
   if (n->re != NULL)
@@ -32,10 +32,18 @@ fm_filter_node_free (Node *n)
   g_free (n);
 }
 
+FmFilter *
+fm_filter_ref (FmFilter *filter)
+{
+  g_return_val_if_fail (filter != NULL, NULL);
+  g_atomic_int_inc (&filter->ref_count);
+  return filter;
+}
+
 void
 fm_filter_free (FmFilter *filter)
 {
-  if (filter == NULL)
+  if (filter == NULL || !g_atomic_int_dec_and_test (&filter->ref_count))
     return;
   fm_filter_node_free (filter->root);
   g_free (filter);
@@ -392,10 +400,20 @@ parse_or (Parser *ps)
 }
 
 FmFilter *
+fm_filter_new_from_node (Node *root)
+{
+  FmFilter *filter = g_new0 (FmFilter, 1);
+
+  filter->ref_count = 1;
+  filter->root = root;
+  return filter;
+}
+
+FmFilter *
 fm_filter_new (const char *text, GError **error)
 {
   Parser ps = { text, text, 0, error };
-  g_autoptr(FmFilter) filter = g_new0 (FmFilter, 1);
+  g_autoptr(FmFilter) filter = fm_filter_new_from_node (NULL);
 
   g_return_val_if_fail (text != NULL, NULL);
 

@@ -29,6 +29,9 @@ typedef struct _FmFilter FmFilter;
  * error: NULL with FM_ERROR_PARSE whose message starts "column N: " (N counts characters
  * from 1) and says what was expected there. */
 FmFilter *fm_filter_new (const char *text, GError **error);
+/* A filter is immutable once made, so it may be shared: fm_filter_ref() adds a reference
+ * and fm_filter_free() drops one, the last freeing it. */
+FmFilter *fm_filter_ref (FmFilter *filter);
 void fm_filter_free (FmFilter *filter);
 
 /* The column (from 1) a FM_ERROR_PARSE from fm_filter_new() points at, or 0. */

@@ -1,12 +1,15 @@
 /* filemond-options.c: Start's a{sv}, validated in one place so that the session and the
  * backends can trust what they read. Nothing a client sends is ignored: an unknown key or
- * a wrong type is refused, naming the key, so a typo never silently widens a capture. */
+ * a wrong type is refused, naming the key, so a typo never silently widens a capture.
+ * The keys are read first, as given; then they become one filter and its kernel part
+ * (build_filter()). */
 #include "filemond-options.h"
 
 #include <string.h>
 
 #include "fm-error.h"
 #include "fm-event.h"
+#include "fm-filter-build.h"
 #include "filemond-backend.h"
 
 typedef gboolean (*ParseFunc) (FmdOptions *options,
@@ -39,6 +42,8 @@ fmd_options_new_default (void)
   const char *empty[] = { NULL };
 
   options->backend = g_strdup ("auto");
+  options->filter_text = g_strdup ("");
+  options->filter = fm_filter_new ("", NULL);
   options->syscalls = all_syscalls ();
   options->pids = g_array_new (FALSE, FALSE, sizeof (guint32));
   options->uids = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -56,6 +61,8 @@ fmd_options_copy (const FmdOptions *options)
 
   copy = g_new0 (FmdOptions, 1);
   copy->backend = g_strdup (options->backend);
+  copy->filter_text = g_strdup (options->filter_text);
+  copy->filter = fm_filter_ref (options->filter);
   copy->syscalls = g_ptr_array_copy (options->syscalls, NULL, NULL);
   copy->pids = g_array_copy (options->pids);
   copy->follow_children = options->follow_children;
@@ -73,6 +80,8 @@ fmd_options_free (FmdOptions *options)
     return;
 
   g_clear_pointer (&options->backend, g_free);
+  g_clear_pointer (&options->filter_text, g_free);
+  g_clear_pointer (&options->filter, fm_filter_free);
   g_clear_pointer (&options->syscalls, g_ptr_array_unref);
   g_clear_pointer (&options->pids, g_array_unref);
   g_clear_pointer (&options->uids, g_array_unref);
@@ -271,33 +280,6 @@ parse_comms (FmdOptions *options,
   return TRUE;
 }
 
-/* Canonical form "/a/b" (no trailing, doubled or "." components); ".." is refused because
- * the kernel side reports resolved paths, so a prefix with ".." would never match. */
-static char *
-canonical_prefix (const char *prefix)
-{
-  g_auto(GStrv) parts = NULL;
-  g_autoptr(GString) out = g_string_new (NULL);
-
-  if (prefix[0] != '/')
-    return NULL;
-
-  parts = g_strsplit (prefix, "/", -1);
-  for (gsize i = 0; parts[i] != NULL; i++)
-    {
-      if (parts[i][0] == '\0' || g_str_equal (parts[i], "."))
-        continue;
-      if (g_str_equal (parts[i], ".."))
-        return NULL;
-      g_string_append_c (out, '/');
-      g_string_append (out, parts[i]);
-    }
-
-  if (out->len == 0)
-    g_string_append_c (out, '/');
-  return g_string_free (g_steal_pointer (&out), FALSE);
-}
-
 static gboolean
 parse_path_prefixes (FmdOptions *options,
                      const char *key,
@@ -324,7 +306,9 @@ parse_path_prefixes (FmdOptions *options,
                        FMD_OPTIONS_MAX_PREFIX_BYTES);
           return FALSE;
         }
-      canonical = canonical_prefix (prefixes[i]);
+      /* ".." is refused: the kernel side reports resolved paths, so a prefix with ".."
+       * would never match */
+      canonical = fm_path_prefix_canonical (prefixes[i]);
       if (canonical == NULL)
         {
           g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
@@ -342,8 +326,30 @@ parse_path_prefixes (FmdOptions *options,
   return TRUE;
 }
 
+static gboolean
+parse_filter (FmdOptions *options,
+              const char *key,
+              GVariant   *value,
+              GError    **error)
+{
+  gsize len = 0;
+  const char *text = g_variant_get_string (value, &len);
+
+  if (len > FMD_OPTIONS_MAX_FILTER_BYTES)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+                   "option “%s”: %" G_GSIZE_FORMAT " bytes; at most %d are allowed", key,
+                   len, FMD_OPTIONS_MAX_FILTER_BYTES);
+      return FALSE;
+    }
+  g_free (options->filter_text);
+  options->filter_text = g_strdup (text);
+  return TRUE;
+}
+
 static const OptionSpec option_specs[] = {
   { "backend", "s", parse_backend },
+  { "filter", "s", parse_filter },
   { "syscalls", "as", parse_syscalls },
   { "pids", "au", parse_pids },
   { "follow-children", "b", parse_follow_children },
@@ -352,6 +358,118 @@ static const OptionSpec option_specs[] = {
   { "failed-only", "b", parse_failed_only },
   { "path-prefixes", "as", parse_path_prefixes },
 };
+
+/* The older keys as conjuncts of the filter; pids with follow-children stay out: the
+ * processes started later are known to the backend only. */
+static FmFilter *
+with_keys (FmFilter          *filter,
+           const FmdOptions  *options)
+{
+  guint n_all = 0;
+
+  fm_syscalls_all (&n_all);
+  if (options->syscalls->len < n_all)
+    {
+      g_autofree guint32 *nrs = g_new (guint32, options->syscalls->len);
+
+      for (guint i = 0; i < options->syscalls->len; i++)
+        nrs[i] = ((const FmSyscall *) g_ptr_array_index (options->syscalls, i))->nr;
+      filter = fm_filter_new_and (filter, fm_filter_new_any_number (FM_FIELD_SYSCALL, nrs,
+                                                                    options->syscalls->len));
+    }
+  if (options->pids->len > 0 && !options->follow_children)
+    filter = fm_filter_new_and (filter, fm_filter_new_any_number (FM_FIELD_PID,
+                                                                  (guint32 *) options->pids->data,
+                                                                  options->pids->len));
+  if (options->uids->len > 0)
+    filter = fm_filter_new_and (filter, fm_filter_new_any_number (FM_FIELD_UID,
+                                                                  (guint32 *) options->uids->data,
+                                                                  options->uids->len));
+  if (options->comms[0] != NULL)
+    filter = fm_filter_new_and (filter, fm_filter_new_any_text (FM_FIELD_COMM,
+                                                                (const char *const *) options->comms));
+  if (options->failed_only)
+    filter = fm_filter_new_and (filter, fm_filter_new_failed ());
+  if (options->path_prefixes[0] != NULL)
+    filter = fm_filter_new_and (filter, fm_filter_new_below ((const char *const *) options->path_prefixes));
+  return filter;
+}
+
+static GStrv
+strv_of (GPtrArray *texts)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  for (guint i = 0; texts != NULL && i < texts->len; i++)
+    g_strv_builder_add (builder, texts->pdata[i]);
+  return g_strv_builder_end (builder);
+}
+
+static gboolean
+has_id (GArray  *ids,
+        guint32  id)
+{
+  for (guint i = 0; i < ids->len; i++)
+    if (g_array_index (ids, guint32, i) == id)
+      return TRUE;
+  return FALSE;
+}
+
+/* The one filter, from the "filter" key and the older keys, and the kernel part of it in
+ * the fields the backends read. */
+static gboolean
+build_filter (FmdOptions  *options,
+              GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(FmFilterKernel) kernel = NULL;
+  FmFilter *filter = fm_filter_new (options->filter_text, &local_error);
+
+  if (filter == NULL)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS, "option “filter”: %s",
+                   local_error->message);
+      return FALSE;
+    }
+  /* the default filter is shared by nothing yet: it goes, the new one takes its place */
+  g_clear_pointer (&options->filter, fm_filter_free);
+  options->filter = with_keys (filter, options);
+
+  kernel = fm_filter_kernel_part (options->filter);
+  if (kernel->matches_nothing)
+    {
+      g_set_error_literal (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+                           "the filter and the options together can match no event (e.g. "
+                           "two different pids both required, or a process name longer "
+                           "than 15 bytes)");
+      return FALSE;
+    }
+  /* the syscalls key's order (or the table's) is kept: only those the filter excludes go */
+  for (guint i = 0; kernel->syscalls != NULL && i < options->syscalls->len;)
+    {
+      guint32 nr = ((const FmSyscall *) g_ptr_array_index (options->syscalls, i))->nr;
+
+      if (!has_id (kernel->syscalls, nr))
+        g_ptr_array_remove_index (options->syscalls, i);
+      else
+        i++;
+    }
+  if (!options->follow_children)
+    {
+      g_array_set_size (options->pids, 0);
+      if (kernel->pids != NULL)
+        g_array_append_vals (options->pids, kernel->pids->data, kernel->pids->len);
+    }
+  g_array_set_size (options->uids, 0);
+  if (kernel->uids != NULL)
+    g_array_append_vals (options->uids, kernel->uids->data, kernel->uids->len);
+  g_strfreev (options->comms);
+  options->comms = strv_of (kernel->comms);
+  options->failed_only = kernel->failed_only;
+  g_strfreev (options->path_prefixes);
+  options->path_prefixes = strv_of (kernel->path_prefixes);
+  return TRUE;
+}
 
 FmdOptions *
 fmd_options_new_from_variant (GVariant *asv,
@@ -378,7 +496,7 @@ fmd_options_new_from_variant (GVariant *asv,
       if (spec == NULL)
         {
           g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
-                       "unknown option “%s” (known: backend, syscalls, pids, "
+                       "unknown option “%s” (known: backend, filter, syscalls, pids, "
                        "follow-children, uids, comms, failed-only, path-prefixes)", key);
           return NULL;
         }
@@ -403,6 +521,8 @@ fmd_options_new_from_variant (GVariant *asv,
       return NULL;
     }
 
+  if (!build_filter (options, error))
+    return NULL;
   return g_steal_pointer (&options);
 }
 
@@ -431,6 +551,8 @@ fmd_options_to_variant (const FmdOptions *options)
   g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
   g_variant_builder_add (&builder, "{sv}", "backend",
                          g_variant_new_string (options->backend));
+  g_variant_builder_add (&builder, "{sv}", "filter",
+                         g_variant_new_string (options->filter_text));
   g_variant_builder_add (&builder, "{sv}", "syscalls", g_variant_builder_end (&names));
   g_variant_builder_add (&builder, "{sv}", "pids", ids_to_variant (options->pids));
   g_variant_builder_add (&builder, "{sv}", "follow-children",
@@ -457,38 +579,5 @@ fmd_options_has_syscall (const FmdOptions *options,
       if (sc->nr == nr)
         return TRUE;
     }
-  return FALSE;
-}
-
-static gboolean
-path_below (const char *prefix,
-            const char *path,
-            gsize       path_len)
-{
-  gsize plen = strlen (prefix);
-
-  if (plen == 1)   /* "/" */
-    return path_len > 0 && path[0] == '/';
-  if (path_len < plen || memcmp (path, prefix, plen) != 0)
-    return FALSE;
-  return path_len == plen || path[plen] == '/';
-}
-
-gboolean
-fmd_options_match_paths (const FmdOptions *options,
-                         const char       *path,
-                         gsize             path_len,
-                         const char       *path2,
-                         gsize             path2_len)
-{
-  g_return_val_if_fail (options != NULL, FALSE);
-
-  if (options->path_prefixes == NULL || options->path_prefixes[0] == NULL)
-    return TRUE;
-
-  for (gsize i = 0; options->path_prefixes[i] != NULL; i++)
-    if ((path != NULL && path_below (options->path_prefixes[i], path, path_len)) ||
-        (path2 != NULL && path_below (options->path_prefixes[i], path2, path2_len)))
-      return TRUE;
   return FALSE;
 }

@@ -1,8 +1,10 @@
 /* filemond-session.c: one capture at a time; see filemond-session.h.
  *
- * The options are enforced here on every event even though the backends filter at the
- * source: a backend that filters less than asked (stap cannot match path prefixes in the
- * kernel, the BPF maps are bounded) must never show a client more than it asked for.
+ * The options' filter (filemond-options.h) is evaluated here on every event even though
+ * the backends apply its kernel part at the source: the kernel part is only implied by
+ * the filter (comm=ssh* leaves the process name free there), and the backends filter
+ * less than it says where they cannot (neither matches path prefixes in the kernel), so
+ * a client never sees more than it asked for. FilteredCount counts what this drops.
  */
 #include "config.h"
 
@@ -27,10 +29,6 @@ struct _FmdSession {
   char *progress;
   gint64 started_at;
   FmdOptions *options;
-
-  /* the options, compiled for the per-event check */
-  guint8 syscall_bits[65536 / 8];
-  gboolean check_pids;
 
   guint64 event_count;
   guint64 dropped_count;
@@ -151,55 +149,13 @@ release_backend (FmdSession *self)
 
 /* --- the sink ------------------------------------------------------------------------ */
 
-static gboolean
-id_listed (GArray  *ids,
-           guint32  id)
-{
-  for (guint i = 0; i < ids->len; i++)
-    if (g_array_index (ids, guint32, i) == id)
-      return TRUE;
-  return FALSE;
-}
-
-static gboolean
-comm_listed (GStrv       comms,
-             const char *comm,
-             gsize       len)
-{
-  for (gsize i = 0; comms[i] != NULL; i++)
-    if (strlen (comms[i]) == len && memcmp (comms[i], comm, len) == 0)
-      return TRUE;
-  return FALSE;
-}
-
-static gboolean
-event_wanted (FmdSession    *self,
-              const FmEvent *event)
-{
-  const FmdOptions *o = self->options;
-
-  if (!(self->syscall_bits[event->syscall_nr / 8] & (1u << (event->syscall_nr % 8))))
-    return FALSE;
-  if (o->failed_only && event->result >= 0)
-    return FALSE;
-  if (o->uids->len > 0 && !id_listed (o->uids, event->uid))
-    return FALSE;
-  /* with follow-children the backend knows the descendants; the session cannot */
-  if (self->check_pids && !id_listed (o->pids, event->pid))
-    return FALSE;
-  if (o->comms[0] != NULL && !comm_listed (o->comms, event->comm, event->comm_len))
-    return FALSE;
-  return fmd_options_match_paths (o, event->path, event->path_len,
-                                  event->path2, event->path2_len);
-}
-
 static void
 sink_event (const FmEvent *event,
             gpointer       user_data)
 {
   FmdSession *self = user_data;
 
-  if (!event_wanted (self, event))
+  if (!fm_filter_match (self->options->filter, event))
     {
       self->filtered_count++;
       return;
@@ -338,20 +294,6 @@ choose_backend (FmdSession  *self,
   return NULL;
 }
 
-static void
-compile_options (FmdSession *self)
-{
-  const FmdOptions *o = self->options;
-
-  memset (self->syscall_bits, 0, sizeof self->syscall_bits);
-  for (guint i = 0; i < o->syscalls->len; i++)
-    {
-      const FmSyscall *sc = g_ptr_array_index (o->syscalls, i);
-      self->syscall_bits[sc->nr / 8] |= 1u << (sc->nr % 8);
-    }
-  self->check_pids = o->pids->len > 0 && !o->follow_children;
-}
-
 gboolean
 fmd_session_start (FmdSession        *self,
                    const FmdOptions  *options,
@@ -403,7 +345,6 @@ fmd_session_start (FmdSession        *self,
 
   g_clear_pointer (&self->options, fmd_options_free);
   self->options = g_steal_pointer (&copy);
-  compile_options (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OPTIONS]);
 
   g_free (self->backend_name);

@@ -704,6 +704,60 @@ def check_save(tap, conn):
     tap.check(prop(conn, "State") in ("idle", "failed"), "/save/daemon-alive-after-faults")
 
 
+def saved_events(conn, since):
+    """The buffered events from sequence number @since, as Save writes them in jsonl."""
+    written, data = save_to_pipe(conn, "jsonl", {"since-seq": GLib.Variant("t", since)})
+    return [json.loads(line) for line in data.splitlines()]
+
+
+def capture_with(conn, options):
+    """Replays the normal fixture through a capture with these Start options; returns the
+    Options property and the events it kept."""
+    fake_stap("normal", "exit")
+    since = prop(conn, "EventCount") + 1
+    start(conn, options)
+    wait_for(lambda: prop(conn, "State") in ("failed", "idle"))
+    stop_if_running(conn)
+    return prop(conn, "Options"), saved_events(conn, since)
+
+
+def check_filter(tap, conn):
+    """Start's "filter" key: the filter language of the clients, one model with the older
+    keys; a syntax error names its column."""
+    opts, events = capture_with(conn, {"filter": GLib.Variant("s", "syscall=openat and failed")})
+    tap.check(opts.get("filter") == "syscall=openat and failed", "/filter/options-show-it",
+              opts.get("filter"))
+    tap.check(opts.get("syscalls") == ["openat"] and opts.get("failed-only") is True,
+              "/filter/options-show-its-kernel-part", opts)
+    got = [(e["comm"], e["syscall"], e["result"]) for e in events]
+    tap.check(got == [("sshd", "openat", -13), ("cat", "openat", -2)],
+              "/filter/keeps-what-it-matches", got)
+
+    # the older keys are conjuncts of the same filter
+    opts, events = capture_with(conn, {"filter": GLib.Variant("s", "failed or comm=mv"),
+                                       "comms": GLib.Variant("as", ["cat", "rm", "mv"]),
+                                       "path-prefixes": GLib.Variant("as", ["/home/user"])})
+    got = [(e["comm"], e["result"]) for e in events]
+    tap.check(got == [("cat", -2), ("rm", -21)], "/filter/combined-with-older-keys", got)
+    tap.check(opts.get("comms") == ["cat", "rm", "mv"] and opts.get("path-prefixes") == ["/home/user"]
+              and opts.get("failed-only") is False, "/filter/combined-options-kernel-part", opts)
+
+    for name, text, want in [
+            ("unclosed", "pid=1 and (comm=x", "column 18: expected ) to close the ( at column 11"),
+            ("bad-number", "pid=x", "column 5: expected a number"),
+            ("unknown-field", "sycall=openat", "column 1: unknown field"),
+            ("matches-nothing", "pid=1 and pid=2", "can match no event")]:
+        try:
+            start(conn, {"filter": GLib.Variant("s", text)})
+            tap.check(False, "/filter/invalid/%s/refused" % name)
+            stop_if_running(conn)
+        except GLib.Error as e:
+            tap.check(Gio.DBusError.get_remote_error(e) == ERR + "InvalidArgs"
+                      and ("option “filter”: " + want in e.message or want in e.message),
+                      "/filter/invalid/%s/invalid-args-with-column" % name, e.message[:300])
+    tap.check(prop(conn, "State") in ("idle", "failed"), "/filter/nothing-started-by-a-bad-one")
+
+
 def check_hostile_arguments(tap, conn):
     cases = [
         ("unknown-key", {"bogus": GLib.Variant("s", "x")}, "bogus"),
@@ -714,6 +768,7 @@ def check_hostile_arguments(tap, conn):
         ("unknown-backend", {"backend": GLib.Variant("s", "dtrace")}, "dtrace"),
         ("huge-string", {"comms": GLib.Variant("as", ["x" * 100000])}, "comms"),
         ("relative-prefix", {"path-prefixes": GLib.Variant("as", ["etc"])}, "path-prefixes"),
+        ("long-filter", {"filter": GLib.Variant("s", "pid=1 or " * 20000 + "pid=2")}, "filter"),
         # within the call's bound, beyond the option's (they used to be accepted, and
         # deduplicated in O(n^2) on the main loop)
         ("many-uids", {"uids": GLib.Variant("au", list(range(1, 60001)))}, "uids"),
@@ -1228,6 +1283,7 @@ def main():
         "storm": check_storm,
         "save": check_save,
         "args": check_hostile_arguments,
+        "filter": check_filter,
         "subscriber": check_subscriber_leaves,
         "backend": check_backend_dies,
         "polkit-down": check_polkit_down,

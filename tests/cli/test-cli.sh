@@ -265,6 +265,23 @@ control)
   grep -q "pids=\[uint32 1, 2\]\|pids=\[1, 2\]" "$tmp/out" && grep -q "uids=\[uint32 0, 64000\]\|uids=\[0, 64000\]" "$tmp/out" \
     && ok "/control/options-reach-the-daemon" || not_ok "/control/options-reach-the-daemon" "$(cat "$tmp/out")"
   expect_exit "/control/stop-again" 0 fmtest stop
+  for _ in $(seq 50); do
+    [ "$(status_field State)" = idle ] && break
+    sleep 0.1
+  done
+  # the filter: its words are one text, the options are conjuncts of the same filter
+  expect_exit "/control/start-with-a-filter" 0 fmtest start --backend=stap --uid=64000 \
+    'syscall=open*' and comm=cat or comm=sshd
+  run_ctl fmtest "$tmp/out" "$tmp/err" status
+  grep -q "filter='syscall=open\* and comm=cat or comm=sshd'" "$tmp/out" \
+    && grep -q "comms=\['cat', 'sshd'\]" "$tmp/out" && grep -q "uids=\[uint32 64000\]\|uids=\[64000\]" "$tmp/out" \
+    && ok "/control/filter-and-its-kernel-part-reach-the-daemon" \
+    || not_ok "/control/filter-and-its-kernel-part-reach-the-daemon" "$(cat "$tmp/out")"
+  expect_exit "/control/stop-the-filtered-one" 0 fmtest stop
+  expect_exit "/control/bad-filter-exits-2" 2 fmtest start 'pid=1 and (comm=x'
+  grep -q "bad filter: column 18: expected )" "$tmp/err" && grep -q "^ *\^$" "$tmp/err" \
+    && ok "/control/bad-filter-points-at-its-column" \
+    || not_ok "/control/bad-filter-points-at-its-column" "$(cat "$tmp/err")"
   # a capture whose backend dies before it runs: start says why, unless told not to wait
   use_fixture missing
   expect_exit "/control/start-that-fails-exits-1" 1 fmtest start --backend=stap

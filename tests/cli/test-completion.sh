@@ -44,6 +44,7 @@ complete_check "auto always never" filemonctl watch --color ""
 complete_check "auto stap bpf" filemonctl start --backend ""
 complete_check "--help --since= --json --color= --count=" filemonctl watch --
 complete_check "--follow-children --failed-only" filemonctl start --f
+complete_check "syscall=" filemonctl start sys
 complete_check "FILES" filemonctl save ""
 complete_check "PIDS" filemonctl start --pid ""
 # the filter's fields, with an operator that suits them

@@ -1,10 +1,28 @@
 /* test-options.c: Start's a{sv}: every bad input is InvalidArgs naming the culprit, good
- * input is parsed, normalized and round-trips to the Options property. */
+ * input is parsed, normalized and round-trips to the Options property; the "filter" key
+ * and the older keys make one filter, whose kernel part the backends read. */
 #include <string.h>
 
 #include "filemond-backend.h"
 #include "filemond-options.h"
 #include "fm-error.h"
+#include "fm-event.h"
+
+/* Whether the options' filter keeps a call of @syscall by @pid with these paths. */
+static gboolean
+keeps (const FmdOptions *options,
+       const char       *syscall,
+       guint32           pid,
+       gint64            result,
+       const char       *path,
+       const char       *path2)
+{
+  FmEvent e = { .pid = pid, .uid = 0, .result = result };
+
+  e.syscall_nr = fm_syscall_by_name (syscall)->nr;
+  fm_event_set_strings (&e, "sshd", path, path2, "");
+  return fm_filter_match (options->filter, &e);
+}
 
 static FmdOptions *
 parse (const char  *text,
@@ -49,7 +67,8 @@ test_empty_gives_defaults (void)
   g_assert_false (options->follow_children);
   g_assert_false (options->failed_only);
   g_assert_true (fmd_options_has_syscall (options, fm_syscall_by_name ("openat")->nr));
-  g_assert_true (fmd_options_match_paths (options, "/x", 2, "", 0));
+  g_assert_cmpstr (options->filter_text, ==, "");
+  g_assert_true (keeps (options, "close", 1, 0, "", ""));
 }
 
 static void
@@ -135,17 +154,90 @@ test_path_prefixes_match_components (void)
   g_autoptr(FmdOptions) root = parse ("{'path-prefixes': <['/']>}", &error);
 
   g_assert_no_error (error);
-  g_assert_true (fmd_options_match_paths (options, "/etc", 4, "", 0));
-  g_assert_true (fmd_options_match_paths (options, "/etc/passwd", 11, "", 0));
-  g_assert_false (fmd_options_match_paths (options, "/etcetera", 9, "", 0));
-  g_assert_false (fmd_options_match_paths (options, "/et", 3, "", 0));
-  g_assert_true (fmd_options_match_paths (options, "/tmp/x", 6, "/home/u/y", 9));
-  g_assert_false (fmd_options_match_paths (options, "/tmp/x", 6, "/home/uu", 8));
-  g_assert_false (fmd_options_match_paths (options, "", 0, "", 0));
-  /* lengths count, not NULs: a path cut short does not match */
-  g_assert_false (fmd_options_match_paths (options, "/etc/passwd", 3, "", 0));
-  g_assert_true (fmd_options_match_paths (root, "/anything", 9, "", 0));
-  g_assert_false (fmd_options_match_paths (root, "", 0, "", 0));
+  g_assert_true (keeps (options, "openat", 1, 0, "/etc", ""));
+  g_assert_true (keeps (options, "openat", 1, 0, "/etc/passwd", ""));
+  g_assert_false (keeps (options, "openat", 1, 0, "/etcetera", ""));
+  g_assert_false (keeps (options, "openat", 1, 0, "/et", ""));
+  g_assert_true (keeps (options, "rename", 1, 0, "/tmp/x", "/home/u/y"));
+  g_assert_false (keeps (options, "rename", 1, 0, "/tmp/x", "/home/uu"));
+  g_assert_false (keeps (options, "openat", 1, 0, "", ""));
+  g_assert_true (keeps (root, "openat", 1, 0, "/anything", ""));
+  g_assert_false (keeps (root, "openat", 1, 0, "", ""));
+}
+
+/* The filter's kernel part is what the backends read: the trait fields. */
+static void
+test_filter_gives_kernel_part (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FmdOptions) options = parse (
+    "{'filter': <'syscall=open* and (comm=sshd or comm=cron) and failed and path=/etc/* "
+    "and user=root and not pid=1'>}", &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpstr (options->filter_text, ==, "syscall=open* and (comm=sshd or comm=cron) and "
+                   "failed and path=/etc/* and user=root and not pid=1");
+  g_assert_true (fmd_options_has_syscall (options, fm_syscall_by_name ("openat")->nr));
+  g_assert_true (fmd_options_has_syscall (options, fm_syscall_by_name ("open")->nr));
+  g_assert_false (fmd_options_has_syscall (options, fm_syscall_by_name ("close")->nr));
+  g_assert_cmpuint (g_strv_length (options->comms), ==, 2);
+  g_assert_cmpstr (options->comms[0], ==, "sshd");
+  g_assert_cmpstr (options->comms[1], ==, "cron");
+  g_assert_true (options->failed_only);
+  g_assert_cmpstr (options->path_prefixes[0], ==, "/etc");
+  g_assert_null (options->path_prefixes[1]);
+  g_assert_cmpuint (options->uids->len, ==, 1);
+  g_assert_cmpuint (g_array_index (options->uids, guint32, 0), ==, 0);
+  g_assert_cmpuint (options->pids->len, ==, 0);   /* not pid=1 says nothing the kernel can */
+  /* the filter itself is the matcher: pid 1 is dropped in user space */
+  g_assert_true (keeps (options, "openat", 2, -2, "/etc/x", ""));
+  g_assert_false (keeps (options, "openat", 1, -2, "/etc/x", ""));
+  g_assert_false (keeps (options, "openat", 2, 3, "/etc/x", ""));
+}
+
+/* The older keys are conjuncts of the same filter: the kernel part is their meeting. */
+static void
+test_filter_and_keys_are_one_filter (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FmdOptions) options = parse (
+    "{'filter': <'pid=6 or pid=7'>, 'pids': <[@u 5, 6]>, 'syscalls': <['openat', 'close']>, "
+    "'path-prefixes': <['/etc']>}", &error);
+  g_autoptr(FmdOptions) follow = parse (
+    "{'filter': <'path=/tmp/*'>, 'pids': <[@u 5]>, 'follow-children': <true>}", &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (options->pids->len, ==, 1);
+  g_assert_cmpuint (g_array_index (options->pids, guint32, 0), ==, 6);
+  g_assert_cmpuint (options->syscalls->len, ==, 2);
+  g_assert_true (keeps (options, "openat", 6, 0, "/etc/x", ""));
+  g_assert_false (keeps (options, "openat", 5, 0, "/etc/x", ""));
+  g_assert_false (keeps (options, "openat", 7, 0, "/etc/x", ""));
+  g_assert_false (keeps (options, "unlink", 6, 0, "/etc/x", ""));
+  g_assert_false (keeps (options, "openat", 6, 0, "/tmp/x", ""));
+  /* with follow-children the pids are the backend's: a child's pid passes the filter */
+  g_assert_cmpuint (follow->pids->len, ==, 1);
+  g_assert_true (follow->follow_children);
+  g_assert_true (keeps (follow, "openat", 999, 0, "/tmp/x", ""));
+  g_assert_false (keeps (follow, "openat", 999, 0, "/etc/x", ""));
+  g_assert_cmpstr (follow->path_prefixes[0], ==, "/tmp");
+}
+
+static void
+test_bad_filter_is_refused_with_column (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FmdOptions) options = parse ("{'filter': <'pid=1 and (comm=x'>}", &error);
+
+  g_assert_null (options);
+  g_assert_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS);
+  g_assert_cmpstr (error->message, ==, "option “filter”: column 18: expected ) to close the ( at column 11");
+  assert_refused ("{'filter': <'pid=x'>}", "option “filter”: column 5: expected a number");
+  assert_refused ("{'filter': <'nosuchfield=1'>}", "column 1: unknown field");
+  assert_refused ("{'filter': <'pid=1 and pid=2'>}", "can match no event");
+  assert_refused ("{'filter': <'pid=1'>, 'pids': <[@u 2]>}", "can match no event");
+  assert_refused ("{'filter': <'syscall=unlink'>, 'syscalls': <['openat']>}", "can match no event");
+  assert_refused ("{'filter': <1>}", "filter");
 }
 
 static void
@@ -154,7 +246,8 @@ test_to_variant_round_trips (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(FmdOptions) options = parse (
     "{'backend': <'stap'>, 'syscalls': <['unlink', 'openat']>, 'pids': <[@u 5]>, "
-    "'follow-children': <true>, 'comms': <['sshd']>, 'path-prefixes': <['/etc']>}", &error);
+    "'follow-children': <true>, 'comms': <['sshd']>, 'path-prefixes': <['/etc']>, "
+    "'filter': <'uid=0 or user=root or (path=/etc/ssh/* and not failed)'>}", &error);
   g_autoptr(GVariant) v = g_variant_ref_sink (fmd_options_to_variant (options));
   g_autoptr(FmdOptions) again = fmd_options_new_from_variant (v, &error);
   g_autoptr(GVariant) v2 = NULL;
@@ -164,7 +257,7 @@ test_to_variant_round_trips (void)
   g_assert_no_error (error);
   g_assert_nonnull (again);
   /* every key is there, defaults filled in */
-  g_assert_cmpuint (g_variant_n_children (v), ==, 8);
+  g_assert_cmpuint (g_variant_n_children (v), ==, 9);
   v2 = g_variant_ref_sink (fmd_options_to_variant (again));
   g_assert_true (g_variant_equal (v, v2));
   copy = fmd_options_copy (again);
@@ -288,6 +381,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/options/bad-value-is-refused-by-name", test_bad_values_are_refused);
   g_test_add_func ("/options/comm-of-fifteen-bytes-is-accepted", test_comm_of_fifteen_bytes_is_accepted);
   g_test_add_func ("/options/path-prefixes-match-whole-components", test_path_prefixes_match_components);
+  g_test_add_func ("/options/filter-gives-the-kernel-part", test_filter_gives_kernel_part);
+  g_test_add_func ("/options/filter-and-keys-are-one-filter", test_filter_and_keys_are_one_filter);
+  g_test_add_func ("/options/bad-filter-is-refused-with-its-column", test_bad_filter_is_refused_with_column);
   g_test_add_func ("/options/to-variant-round-trips", test_to_variant_round_trips);
   g_test_add_func ("/options/backend-names", test_backend_names);
   g_test_add_func ("/options/lists-and-prefixes-are-bounded", test_lists_are_bounded);

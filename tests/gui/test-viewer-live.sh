@@ -6,6 +6,9 @@
 #    with the failed calls in red and all of them counted as shown (no filter), stops with
 #    Ctrl+E; the rows stay.
 #  - a second viewer opened after that replays the daemon's buffer (OpenStream since-seq 0).
+#  - the capture filter (Shift+Ctrl+E): a bad one is refused at its column in the dialog,
+#    a good one goes to Start as "filter" and the capture keeps only what it matches (the
+#    120 failed calls of the fixture's 240).
 #  - nobody is refused by polkit: no rows, and Ctrl+E cannot start a capture.
 #  - with polkitd gone, fmtest is told that (not to join the group) and how to start it.
 set -uo pipefail
@@ -72,6 +75,28 @@ wait_for_red "$tmp" 300 60 live-replayed
 wait_for_status "$tmp" "240 events" 60
 check_list_shows "$tmp" 240
 grep -q 'since-seq 0' "$tmp/viewer.log" || fail "the viewer did not ask for the whole buffer"
+
+# --- the capture filter ---------------------------------------------------------------------
+viewer_key shift+ctrl+e
+wait_for_log "$tmp" 'capture filter editor open' 60
+sleep 0.5
+xdotool type --delay 20 'failed and (pid=1'
+xdotool key Return
+wait_for_log "$tmp" 'capture filter refused: column 18: expected ) to close the ( at column 12' 60
+xdotool key ctrl+a
+xdotool type --delay 20 'failed'
+xdotool key Return
+wait_for_log "$tmp" 'capture filter: failed$' 60
+viewer_key ctrl+e
+wait_state running 60
+[ "$(daemon_property Options | grep -o "'filter': <'[^']*'>")" = "'filter': <'failed'>" ] \
+  || fail "Start did not get the capture filter: $(daemon_property Options)"
+daemon_property Options | grep -q "'failed-only': <true>" \
+  || fail "the filter's kernel part is not in Options: $(daemon_property Options)"
+wait_for_status "$tmp" "360 events" 60
+viewer_key ctrl+e
+wait_state idle 60
+[ "$(last_status "$tmp")" = "360 events" ] || fail "the filtered capture kept '$(last_status "$tmp")'"
 stop_viewer
 
 # --- nobody: refused --------------------------------------------------------------------
