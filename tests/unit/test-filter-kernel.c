@@ -146,7 +146,6 @@ test_combinations (void)
   g_autoptr(GString) expected = g_string_new ("syscalls=");
   guint n_all = 0;
   const FmSyscall *all = fm_syscalls_all (&n_all);
-  g_autoptr(GArray) nrs = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree char *got = NULL;
 
   for (gsize i = 0; i < G_N_ELEMENTS (combination_cases); i++)
