@@ -3,10 +3,10 @@
 # bench-saturated.sh inside tests/bus/with-bus.sh (the built filemond, a config that sizes
 # the BPF ring buffer).
 #
-#   bench-saturated-round.sh LABEL OUT_FILE SECONDS OP
+#   bench-saturated-round.sh LABEL OUT_FILE SECONDS OP LOADS
 #
-# Full capture (bpf) with one `filemonctl watch --json` reader, and one fm-loadgen --op=OP
-# per CPU, unpinned (the scheduler places the loads, filemond and the reader, as on a
+# Full capture (bpf) with one `filemonctl watch --json` reader, and LOADS fm-loadgen --op=OP
+# (one per CPU makes the machine saturated), unpinned (the scheduler places the loads, filemond and the reader, as on a
 # user's machine), for SECONDS. Then every event is accounted for: the loop calls the
 # loads made, the events of the loads the reader got, the events filemond dropped
 # (DroppedCount) and those the reader was told it missed. Appends one line to OUT_FILE:
@@ -14,17 +14,21 @@
 #   LABEL calls=N delivered=N dropped=N missed=N unaccounted=N rate=CALLS/S
 #
 # unaccounted = calls - delivered - dropped - missed, where delivered counts only the
-# loops' events (each load's own start, exec and loader, is measured apart by a load of
-# one call and taken off): 0 when the accounting is exact. rate: the loads' calls a second
-# of wall time, summed.
+# loops' events (each load's own start and end, exec, loader, its report, are measured
+# apart by a load of one call and taken off): 0 when the accounting is exact. The loads run
+# under a name of their own (a link to fm-loadgen), so that other fm-loadgen processes on
+# the machine are not counted. rate: the loads' calls a second of wall time, summed.
 set -euo pipefail
 
-label=$1 out=$2 secs=$3 op=$4
+label=$1 out=$2 secs=$3 op=$4 loads=$5
 build=$FILEMON_BUILD_DIR
 fmctl=("$build/client-cli/filemonctl" --no-ask-password)
-loadgen=$build/bench/fm-loadgen
-counter=$build/bench/fm-bench-count
 tmp=$FILEMON_TEST_TMP
+# comm is the name of the file executed
+name=fmsat-$$
+loadgen=$tmp/$name
+ln -s "$build/bench/fm-loadgen" "$loadgen"
+counter=$build/bench/fm-bench-count
 # shellcheck source=bench/bench-lib.sh
 . "$(dirname "$0")/bench-lib.sh"
 
@@ -38,20 +42,22 @@ esac
 for _ in $(seq 500); do [ "$(prop State)" = running ] && break; sleep 0.02; done
 [ "$(prop State)" = running ] || { echo "bench-saturated-round: no capture: $(prop LastError)" >&2; exit 1; }
 
-# the events of a load besides its loop (exec, loader, exit), taken off each load's count:
-# a load of one call, that call taken off
+# the events of a load besides its loop (exec, loader, its report, exit), taken off each
+# load's count: a load of one call, that call taken off
 startup_events() {
+  local cpid wpid before
   rm -f "$tmp/fifo"; mkfifo "$tmp/fifo"
-  "$counter" --comm=fm-loadgen --until-path="$tmp/marker-0" < "$tmp/fifo" > "$tmp/count0" &
-  local cpid=$! wpid before
+  "$counter" --comm="$name" < "$tmp/fifo" > "$tmp/count0" &
+  cpid=$!
   before=$(streams_opened)
   "${fmctl[@]}" watch --json > "$tmp/fifo" 2> /dev/null &
   wpid=$!
   wait_subscribed "$before"
-  "$loadgen" --op="$op" --count=1 --end-marker="$tmp/marker-0" > /dev/null
-  wait "$cpid"
+  "$loadgen" --op="$op" --count=1 > /dev/null
+  wait_drained
   kill -INT "$wpid" 2>/dev/null || true
   wait "$wpid" 2>/dev/null || true
+  wait "$cpid"
   per_load=$(( $(kv pid_events "$tmp/count0") - per ))
 }
 
@@ -70,9 +76,8 @@ wait_subscribed() {
 # a failing step must not leave a reader or a load behind the harness
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 startup_events
-ncpu=$(nproc)
 rm -f "$tmp/fifo"; mkfifo "$tmp/fifo"
-"$counter" --comm=fm-loadgen < "$tmp/fifo" > "$tmp/count" &
+"$counter" --comm="$name" < "$tmp/fifo" > "$tmp/count" &
 cpid=$!
 before=$(streams_opened)
 "${fmctl[@]}" watch --json > "$tmp/fifo" 2> "$tmp/notes" &
@@ -80,7 +85,7 @@ wpid=$!
 wait_subscribed "$before"
 dropped0=$(prop DroppedCount)
 pids=()
-for i in $(seq "$ncpu"); do
+for i in $(seq "$loads"); do
   "$loadgen" --op="$op" --seconds="$secs" > "$tmp/lg$i" &
   pids+=($!)
 done
@@ -94,7 +99,7 @@ dropped=$(( $(prop DroppedCount) - dropped0 ))
 
 calls=$(cat "$tmp"/lg* | awk -v per="$per" '{ s += $2 * per } END { print s }')
 rate=$(cat "$tmp"/lg* | awk '{ s += $4 } END { printf "%.0f", s }')
-delivered=$(( $(kv pid_events "$tmp/count") - ncpu * per_load ))
+delivered=$(( $(kv pid_events "$tmp/count") - loads * per_load ))
 missed=$(sed -n 's/.*missed \([0-9]*\) events.*/\1/p' "$tmp/notes" | awk '{ s += $1 } END { print s + 0 }')
 echo "$label calls=$calls delivered=$delivered dropped=$dropped missed=$missed" \
      "unaccounted=$((calls - delivered - dropped - missed)) rate=$rate" >> "$out"
