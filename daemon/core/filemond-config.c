@@ -71,7 +71,7 @@ fmd_config_new_default (void)
   config->stap_path = g_strdup (FILEMON_STAP_PATH);
   config->stap_buffer_mb = 64;
   config->stap_check_kernel = TRUE;
-  config->bpf_ringbuf_mb = 64;
+  config->bpf_ringbuf_mb = FMD_CONFIG_BPF_RINGBUF_MB;
 
   return config;
 }

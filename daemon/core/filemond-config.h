@@ -26,9 +26,16 @@
  *                           (module support, a build tree); false trusts Path= alone (a
  *                           stap wrapper that runs elsewhere, or a test's stand-in)
  *   [Bpf]
- *   RingBufferMB=64         the BPF ring buffer in MiB (1 .. 4095; rounded up to a power of 2)
+ *   RingBufferMB=8          the BPF ring buffer in MiB (1 .. 4095; rounded up to a power of 2)
  */
 #pragma once
+
+/* The BPF ring buffer holds what the kernel recorded and filemond has not read yet: a
+ * burst while filemond waits for a CPU. 8 MiB is about 35 000 events: no event was lost
+ * with it under full capture of one unpinned load per CPU, or two per CPU beside two busy
+ * loops (bench/bench-saturated.sh), and each MiB counts twice in filemond's RSS (the kernel
+ * maps the pages twice in a row so that a record can wrap). */
+#define FMD_CONFIG_BPF_RINGBUF_MB 8
 
 #include <glib.h>
 
@@ -51,7 +58,7 @@ typedef struct {
   guint stap_buffer_mb;       /* BufferMB=, default 64 (stap -s) */
   gboolean stap_check_kernel; /* CheckKernel=, default true */
   /* [Bpf] */
-  guint bpf_ringbuf_mb;       /* RingBufferMB=, default 64 */
+  guint bpf_ringbuf_mb;       /* RingBufferMB=, default FMD_CONFIG_BPF_RINGBUF_MB */
 } FmdConfig;
 
 /* FILEMON_SYSCONFDIR "/filemond/filemond.conf" */

@@ -43,7 +43,7 @@ assert_defaults (const FmdConfig *config)
   g_assert_cmpstr (config->stap_path, ==, FILEMON_STAP_PATH);
   g_assert_cmpuint (config->stap_buffer_mb, ==, 64);
   g_assert_true (config->stap_check_kernel);
-  g_assert_cmpuint (config->bpf_ringbuf_mb, ==, 64);
+  g_assert_cmpuint (config->bpf_ringbuf_mb, ==, 8);
 }
 
 static void

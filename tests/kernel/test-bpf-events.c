@@ -449,7 +449,7 @@ test_whole_table_then_teardown (void)
   kc_child_wait (&child);
   g_clear_object (&capture->backend);
 
-  engine = fmd_bpf_engine_take_cached (64 * 1024 * 1024);
+  engine = fmd_bpf_engine_take_cached ((gsize) FMD_CONFIG_BPF_RINGBUF_MB * 1024 * 1024);
   g_assert_nonnull (engine);
   /* however many syscalls were traced, a stopped capture's engine keeps only the three
    * process hooks (fork, exec, exit): the syscall programs are detached, the machine's

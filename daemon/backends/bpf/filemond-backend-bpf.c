@@ -485,7 +485,7 @@ FmdBackend *
 fmd_backend_bpf_new (const FmdConfig *config)
 {
   FmdBpfBackend *self = g_object_new (FMD_TYPE_BPF_BACKEND, NULL);
-  guint64 bytes = (guint64) MAX (config != NULL ? config->bpf_ringbuf_mb : 64, 1) * 1024 * 1024;
+  guint64 bytes = (guint64) MAX (config != NULL ? config->bpf_ringbuf_mb : FMD_CONFIG_BPF_RINGBUF_MB, 1) * 1024 * 1024;
 
   /* the kernel wants a power of two pages */
   self->ringbuf_bytes = (guint64) 1 << g_bit_storage (bytes - 1);
