@@ -123,8 +123,8 @@ apply_clicked_cb (GtkButton   *button,
 }
 
 static void
-spin_activate_cb (GtkSpinButton *spin,
-                  DepthEditor   *editor)
+text_activate_cb (GtkText     *text,
+                  DepthEditor *editor)
 {
   apply_clicked_cb (NULL, editor);
 }
@@ -158,7 +158,9 @@ fmv_window_edit_depth (FmvWindow *self)
   editor->spin = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (MIN_DEPTH, MAX_DEPTH, 100000));
   gtk_spin_button_set_value (editor->spin, self->depth);
   gtk_widget_set_hexpand (GTK_WIDGET (editor->spin), TRUE);
-  g_signal_connect (editor->spin, "activate", G_CALLBACK (spin_activate_cb), editor);
+  /* GTK 4.8's spin button has no activate signal; its text has */
+  g_signal_connect (gtk_editable_get_delegate (GTK_EDITABLE (editor->spin)), "activate",
+                    G_CALLBACK (text_activate_cb), editor);
   gtk_box_append (GTK_BOX (row), gtk_label_new_with_mnemonic ("_Keep the newest"));
   gtk_box_append (GTK_BOX (row), GTK_WIDGET (editor->spin));
   gtk_box_append (GTK_BOX (row), gtk_label_new ("events"));
