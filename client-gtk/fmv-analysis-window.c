@@ -529,8 +529,18 @@ run_job (FmvAnalysisWindow *self,
   Job *job = g_new0 (Job, 1);
 
   /* The rows shown when the window opened, but those the store let go since (its
-   * depth): a later count covers what is still there. */
-  fmv_store_forget_gone_rows (self->store, self->rows);
+   * depth): a later count covers what is still there. A copy: a job still running may be
+   * reading the array. */
+  if (fmv_store_get_first_row (self->store) > 0)
+    {
+      g_autoptr(GArray) kept = g_array_copy (self->rows);
+
+      if (fmv_store_forget_gone_rows (self->store, kept))
+        {
+          g_array_unref (self->rows);
+          self->rows = g_steal_pointer (&kept);
+        }
+    }
   job->store = g_object_ref (self->store);
   job->rows = g_array_ref (self->rows);
   /* until job_free: also the rows job_done_cb reads to show the result */
