@@ -1,7 +1,7 @@
 /* fmv-window-depth.c: the history depth, how many of the newest events a window keeps.
  *
  * The store only grew before: a viewer left following a live capture ran out of memory.
- * The depth bounds it (fmv-store.h); it is one setting for every window, kept across runs
+ * The depth bounds it (fmv-store.h); it is one setting for all windows, kept across runs
  * in the user's state directory (a key file beside the recent filters), set from the main
  * menu's History Depth dialog, and the status bar says when the bound was reached and how
  * many older events were let go.
@@ -77,20 +77,36 @@ save_depth (guint depth)
     g_message ("settings not saved: %s", error->message);
 }
 
-void
-fmv_window_set_depth (FmvWindow *self,
-                      guint      depth)
+static void
+apply_depth (FmvWindow *self,
+             guint      depth)
 {
-  g_return_if_fail (FMV_IS_WINDOW (self));
-
-  depth = CLAMP (depth, MIN_DEPTH, MAX_DEPTH);
-  if (depth != self->depth)
-    save_depth (depth);
   self->depth = depth;
   fmv_store_set_depth (self->store, depth);
   /* the list lets the rows go at its next update; show it now */
   fmv_event_list_update_now (self->list);
   fmv_window_update_status (self);
+}
+
+void
+fmv_window_set_depth (FmvWindow *self,
+                      guint      depth)
+{
+  GtkApplication *app;
+
+  g_return_if_fail (FMV_IS_WINDOW (self));
+
+  depth = CLAMP (depth, MIN_DEPTH, MAX_DEPTH);
+  if (depth != self->depth)
+    save_depth (depth);
+  /* one setting: every window of the viewer takes it */
+  app = gtk_window_get_application (GTK_WINDOW (self));
+  if (app == NULL)
+    apply_depth (self, depth);
+  else
+    for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
+      if (FMV_IS_WINDOW (l->data))
+        apply_depth (l->data, depth);
   /* The Xvfb tests read this line. */
   g_debug ("history depth: %u", depth);
 }

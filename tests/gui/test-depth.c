@@ -225,7 +225,7 @@ test_list_shows_only_rows_kept (void)
     {
       g_autoptr(FmvStore) store = fmv_store_new ();
       g_autoptr(FmvEventList) list = fmv_event_list_new (store);
-      guint n_changes = 0;
+      guint n_changes = 0, n_releasing = 0;
 
       fmv_store_set_depth (store, 2 * PAGE);
       g_assert_true (fmv_event_list_set_filter (list, cases[c].filter, NULL));
@@ -254,12 +254,17 @@ test_list_shows_only_rows_kept (void)
       fmv_event_list_update_now (list);
       assert_list_shows_kept_rows (list, store, cases[c].filter);
 
-      /* A refilter given rows that go while it runs. */
+      /* A refilter given rows that go while it runs: it holds the store, so their memory
+       * stays until its result landed (on this thread, which has not run it yet). */
       g_assert_true (fmv_event_list_set_filter (list, "not syscall=close", NULL));
       g_assert_true (fmv_event_list_get_busy (list));
+      g_signal_connect (store, "releasing", G_CALLBACK (count_cb), &n_releasing);
       append_range (store, 4 * PAGE, 6 * PAGE + 100);
       g_assert_cmpuint (fmv_store_get_first_row (store), ==, 4 * PAGE + 100);
+      g_assert_true (fmv_event_list_get_busy (list));
+      g_assert_cmpuint (n_releasing, ==, 0);
       fmv_event_list_wait (list);
+      g_assert_cmpuint (n_releasing, ==, 1);
       assert_list_shows_kept_rows (list, store, "not syscall=close");
       if (cases[c].column == FMV_COLUMN_PATH)
         assert_sorted_by_path (list);
@@ -288,7 +293,7 @@ test_save_and_open_keep_the_newest (void)
   g_autofree char *path = NULL;
   g_autoptr(GFile) file = NULL;
   guint64 written = 0;
-  guint first;
+  guint first, n_releasing = 0;
   int fd;
 
   fmv_store_set_depth (store, PAGE + 1000);
@@ -299,11 +304,21 @@ test_save_and_open_keep_the_newest (void)
   fd = g_file_open_tmp ("fmv-depth-XXXXXX.jsonl", &path, &error);
   g_assert_no_error (error);
   fmv_capture_save_async (store, NULL, fd, FM_FORMAT_JSONL, NULL, save_done_cb, &result);
+  /* Rows let go while the save runs are still written: it holds their memory until it is
+   * done (its callback, on this thread, has not run yet). */
+  g_signal_connect (store, "releasing", G_CALLBACK (count_cb), &n_releasing);
+  append_range (store, 2 * PAGE + 5, 4 * PAGE);
+  g_assert_cmpuint (fmv_store_get_first_row (store), >, 2 * PAGE);
+  g_assert_cmpuint (n_releasing, ==, 0);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (fmv_capture_save_finish (result, &written, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (written, ==, PAGE + 1000);
+  /* then they go, on this thread, once the save's task is gone */
+  g_clear_object (&result);
+  while (n_releasing == 0)
+    g_main_context_iteration (NULL, TRUE);
 
   file = g_file_new_for_path (path);
   back = fmv_capture_load (file, 0, NULL, NULL, NULL, &error);
@@ -311,11 +326,12 @@ test_save_and_open_keep_the_newest (void)
   g_assert_cmpuint (fmv_store_get_n_rows (back), ==, PAGE + 1000);
   for (guint row = 0; row < PAGE + 1000; row += 501)
     {
-      FmEvent a, b;
+      FmvTestEvent t;
+      FmEvent b;
 
-      fmv_store_get_event (store, first + row, &a);
+      depth_event (&t, first + row);
       fmv_store_get_event (back, row, &b);
-      g_assert_true (fm_event_equal (&a, &b));
+      g_assert_true (fm_event_equal (&t.event, &b));
     }
 
   shallow = fmv_capture_load (file, 1000, NULL, NULL, NULL, &error);
