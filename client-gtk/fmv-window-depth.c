@@ -121,6 +121,22 @@ fmv_window_dup_depth_status (FmvWindow *self)
   return g_strdup_printf ("newest %'u kept, %'u older let go", fmv_store_get_depth (self->store), gone);
 }
 
+void
+fmv_window_update_depth_tooltip (FmvWindow *self)
+{
+  g_autofree char *tooltip = NULL;
+
+  /* Not the count let go: this runs at every list update of a live capture, and a
+   * tooltip set, even to the same text, costs a round trip to the X server
+   * (fmv-window-status.c); a text that changed each time would cost it each time. */
+  if (fmv_store_get_first_row (self->store) > 0)
+    tooltip = g_strdup_printf ("This window keeps the newest %'u events and lets older ones go, so "
+                               "that its memory stays bounded. History Depth in the main menu "
+                               "changes how many it keeps.", fmv_store_get_depth (self->store));
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (GTK_WIDGET (self->counts_label)), tooltip) != 0)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->counts_label), tooltip);
+}
+
 /* ---- the dialog -------------------------------------------------------------------------- */
 
 typedef struct {
@@ -158,7 +174,7 @@ fmv_window_edit_depth (FmvWindow *self)
   DepthEditor *editor = g_new0 (DepthEditor, 1);
   GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *box;
-  GtkWidget *intro;
+  GtkWidget *intro, *label;
 
   editor->window = self;
   editor->dialog = fmv_window_new_dialog (self, "History Depth", editor, &box);
@@ -177,7 +193,9 @@ fmv_window_edit_depth (FmvWindow *self)
   /* GTK 4.8's spin button has no activate signal; its text has */
   g_signal_connect (gtk_editable_get_delegate (GTK_EDITABLE (editor->spin)), "activate",
                     G_CALLBACK (text_activate_cb), editor);
-  gtk_box_append (GTK_BOX (row), gtk_label_new_with_mnemonic ("_Keep the newest"));
+  label = gtk_label_new_with_mnemonic ("_Keep the newest");
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), GTK_WIDGET (editor->spin));
+  gtk_box_append (GTK_BOX (row), label);
   gtk_box_append (GTK_BOX (row), GTK_WIDGET (editor->spin));
   gtk_box_append (GTK_BOX (row), gtk_label_new ("events"));
   gtk_box_append (GTK_BOX (box), row);

@@ -165,6 +165,8 @@ void fmv_window_set_depth (FmvWindow *self,
 void fmv_window_edit_depth (FmvWindow *self);
 /* "newest N kept, M older let go" once the store let rows go, else NULL. */
 char *fmv_window_dup_depth_status (FmvWindow *self);
+/* The status bar's count says it in full in its tooltip (the label may be ellipsized). */
+void fmv_window_update_depth_tooltip (FmvWindow *self);
 
 /* fmv-window-capture-filter.c */
 /* Opens the dialog that edits the capture filter (the action win.capture-filter's state,

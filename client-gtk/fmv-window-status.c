@@ -192,6 +192,7 @@ fmv_window_update_status (FmvWindow *self)
       if (g_strcmp0 (gtk_label_get_label (self->counts_label), counts) != 0)
         g_debug ("status bar: %s", counts);
       gtk_label_set_label (self->counts_label, counts);
+      fmv_window_update_depth_tooltip (self);
     }
 
   if (self->live != NULL)
