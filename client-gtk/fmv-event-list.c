@@ -7,9 +7,10 @@
  * (generation counter), and the rows that arrived while it ran are matched on the main
  * thread before the result is shown, in one items-changed.
  *
- * Rows the store lets go (its depth, fmv-store.h) leave the list at the next update, or at
- * once when the store is about to free them ("releasing"), in one items-changed: a removal
- * at the top in arrival order, everything in a sorted list (they are spread through it).
+ * Rows the store lets go (its depth, fmv-store.h) leave the list at an update (paced while
+ * rows keep coming, DROP_INTERVAL_MS), or at once when the store is about to free them
+ * ("releasing"), in one items-changed: a removal at the top in arrival order, everything
+ * in a sorted list (they are spread through it).
  * The store frees nothing while a job runs (the job holds it), so the rows shown then stay
  * readable until the job's result replaces them.
  *
@@ -44,6 +45,16 @@
 #define RAMP_ROWS 256
 #define RAMP_STEP 32
 
+/* Rows the store let go (its depth) leave the list at most this often while rows keep
+ * coming, and at once when the flow pauses (an update with nothing new), when the store
+ * frees their memory ("releasing") and on fmv_event_list_update_now(). A removal at the
+ * top costs GTK 4.8's list view a pass over its rows whatever its size: following 110 000
+ * events/s at the depth, one at each update (every 40 ms) took the viewer from ~58 to
+ * ~44 frames/s with ~60 frame intervals over 50 ms in 8 s (bench/bench-viewer.sh with a
+ * depth of 200 000); one every half second, none of that. Meanwhile the list shows
+ * up to that half second's rows more than the depth, rows whose memory is still there. */
+#define DROP_INTERVAL_MS 500
+
 struct _FmvEventList
 {
   GObject parent_instance;
@@ -53,6 +64,7 @@ struct _FmvEventList
   guint first;                /* the index accounts for store rows [first, n_seen) */
   guint n_seen;
   gulong releasing_handler;
+  gint64 last_drop_us;        /* when drop_gone_rows last ran in an update */
 
   char *filter_text;          /* NULL = no filter */
   FmFilter *filter;           /* main-thread instance; workers parse their own */
@@ -323,7 +335,13 @@ emit_changes (FmvEventList *self,
 }
 
 /* Drops the rows the store let go from what the list shows, in one items-changed. Not
- * while a job runs: its result replaces everything (and its hold keeps the rows). */
+ * while a job runs: its result replaces everything (and its hold keeps the rows).
+ *
+ * A removal at the top alone needs no resetting/reset around it: with nothing added,
+ * GtkSingleSelection has no new items to search for its selected one (it moves the
+ * selection up, or drops it when its row went). Following a live capture at the depth
+ * this runs at every update, and the bracket made the window drop and restore its
+ * selection each time. */
 static void
 drop_gone_rows (FmvEventList *self)
 {
@@ -336,7 +354,7 @@ drop_gone_rows (FmvEventList *self)
   if (n_shown (self) == old_len)
     return;
   if (at_top)
-    emit_changes (self, 0, old_len - n_shown (self), 0, FALSE);
+    items_changed (self, 0, old_len - n_shown (self), 0);
   else
     emit_changes (self, 0, old_len, n_shown (self), FALSE);
 }
@@ -359,17 +377,26 @@ watch_store (FmvEventList *self,
                                                 G_CALLBACK (store_releasing_cb), self);
 }
 
+/* @exact: the list lets go of every row the store let go, not only at the pace of
+ * DROP_INTERVAL_MS (see there). */
 static void
 update (FmvEventList *self,
-        guint         limit)
+        guint         limit,
+        gboolean      exact)
 {
   guint position, removed, added;
+  gint64 now = g_get_monotonic_time ();
 
   g_clear_handle_id (&self->update_source, g_source_remove);
   /* A running job takes the new rows in when it lands. */
   if (self->job_running)
     return;
-  drop_gone_rows (self);
+  if (exact || self->n_seen == fmv_store_get_n_rows (self->store) ||
+      now - self->last_drop_us >= DROP_INTERVAL_MS * 1000)
+    {
+      drop_gone_rows (self);
+      self->last_drop_us = now;
+    }
   if (take_new_rows (self, limit, &position, &removed, &added))
     emit_changes (self, position, removed, added, FALSE);
 }
@@ -379,7 +406,7 @@ fmv_event_list_update_now (FmvEventList *self)
 {
   g_return_if_fail (FMV_IS_EVENT_LIST (self));
 
-  update (self, G_MAXUINT);
+  update (self, G_MAXUINT, TRUE);
 }
 
 static gboolean
@@ -388,9 +415,11 @@ update_timeout_cb (gpointer data)
   FmvEventList *self = data;
 
   self->update_source = 0;
-  update (self, n_shown (self) < RAMP_ROWS ? RAMP_STEP : G_MAXUINT);
-  /* What the ramp left for later (see RAMP_ROWS). */
-  if (!self->job_running && self->n_seen < fmv_store_get_n_rows (self->store))
+  update (self, n_shown (self) < RAMP_ROWS ? RAMP_STEP : G_MAXUINT, FALSE);
+  /* What the ramp left for later (see RAMP_ROWS), and the rows let go that the list
+   * still shows: an update with nothing new drops them (see DROP_INTERVAL_MS). */
+  if (!self->job_running && (self->n_seen < fmv_store_get_n_rows (self->store) ||
+                             self->first < fmv_store_get_first_row (self->store)))
     fmv_event_list_queue_update (self);
   return G_SOURCE_REMOVE;
 }
