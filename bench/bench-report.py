@@ -119,6 +119,7 @@ def rows(values):
         ("rss-anon-mb", "  of which anonymous (MiB)", "", None),
         ("rss-shared-mb", "  of which file / shared mappings (MiB)", "", None),
         ("cpu-per-event-us", "filemond CPU per event, full capture (us)", "", at_most(1.0)),
+        ("cpu-per-event-full-ring-us", "  the same with the ring full (us)", "", None),
         ("dump-jsonl-s", "filemonctl dump --format=jsonl of the full ring (s)", "", at_most(2.0)),
         ("viewer-refilter-s", "viewer: slowest refilter of 1M rows (s)", "", at_most(0.5)),
         ("viewer-live-offered-per-s", "viewer following a live capture: events/s offered", "", None),

@@ -147,8 +147,9 @@ count_process (FmvProcessInfo *proc,
   proc->first_ns = MIN (proc->first_ns, ev->time_ns);
   proc->last_ns = MAX (proc->last_ns, ev->time_ns);
   proc->n_failures += ev->result < 0;
-  /* The process is named by its leader thread (worker threads carry their own names, as
-   * "gdbus" or "pool-0" do), and after an exec by the new program. */
+  /* The process is named by its leader thread's events, and after an exec by the new
+   * program: in captures that recorded each thread's own name (older filemond ones, other
+   * tools' files), worker threads carry names such as "gdbus". */
   if (leader || !proc->leader_seen)
     proc->row = row;
   proc->leader_seen |= leader;

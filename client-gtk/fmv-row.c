@@ -143,20 +143,15 @@ fmv_row_dup_time (FmvRow *self)
   return fmv_format_time (ev.time_ns, FALSE);
 }
 
-/* An event carries the name of the thread that made the call (TASK_COMM_LEN bytes of
- * task->comm), not its process's: a thread that named itself (gdbus, pool-3) is said to
- * be one, with its process's pid, rather than passed off as the process. */
+/* comm is the process's name (its leader thread's, as the backends record it); which
+ * thread made the call is the TID column's. */
 char *
 fmv_row_dup_process (FmvRow *self)
 {
   FmEvent ev;
-  g_autofree char *comm = NULL;
 
   fmv_row_get_event (self, &ev);
-  comm = fmv_bytes_to_display (ev.comm, ev.comm_len);
-  if (ev.tid == 0 || ev.tid == ev.pid)
-    return g_steal_pointer (&comm);
-  return g_strdup_printf ("%s (thread of %u)", comm, ev.pid);
+  return fmv_bytes_to_display (ev.comm, ev.comm_len);
 }
 
 char *

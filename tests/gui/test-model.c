@@ -719,10 +719,10 @@ test_capture_save_reports_short_writes (void)
   g_assert_nonnull (strstr (error->message, count));
 }
 
-/* The columns added for Process Monitor users: duration, user name, tid, ppid, and a
- * thread that named itself said to be a thread of its process. */
+/* The columns added for Process Monitor users: duration, user name, tid, ppid; a worker
+ * thread's event shows its process's name (comm) and its own tid. */
 static void
-test_row_shows_duration_user_tid_ppid_and_threads (void)
+test_row_shows_duration_user_tid_ppid_and_process (void)
 {
   g_autoptr(FmvStore) store = fmv_store_new ();
   g_autoptr(FmvRow) leader = NULL;
@@ -730,10 +730,11 @@ test_row_shows_duration_user_tid_ppid_and_threads (void)
   FmEvent a = { .seq = 1, .pid = 700, .tid = 700, .ppid = 1, .uid = 0, .duration_ns = 12345 };
   FmEvent b = { .seq = 2, .pid = 700, .tid = 703, .ppid = 1, .uid = 4294967, .duration_ns = 0 };
   g_autofree char *duration = NULL, *user = NULL, *tid = NULL, *ppid = NULL, *process = NULL;
-  g_autofree char *thread_process = NULL, *unknown_duration = NULL, *unknown_user = NULL;
+  g_autofree char *thread_process = NULL, *thread_tid = NULL;
+  g_autofree char *unknown_duration = NULL, *unknown_user = NULL;
 
   fm_event_set_strings (&a, "firefox", "/etc/hosts", NULL, NULL);
-  fm_event_set_strings (&b, "gdbus", "/etc/hosts", NULL, NULL);
+  fm_event_set_strings (&b, "firefox", "/etc/hosts", NULL, NULL);
   g_assert_true (fmv_store_append (store, &a, NULL));
   g_assert_true (fmv_store_append (store, &b, NULL));
   leader = fmv_row_new (store, 0);
@@ -745,9 +746,10 @@ test_row_shows_duration_user_tid_ppid_and_threads (void)
   g_assert_cmpstr (tid, ==, "700");
   g_assert_cmpstr (ppid, ==, "1");
   g_assert_cmpstr (process, ==, "firefox");
-  g_object_get (thread, "process", &thread_process, "duration", &unknown_duration,
-                "user", &unknown_user, NULL);
-  g_assert_cmpstr (thread_process, ==, "gdbus (thread of 700)");
+  g_object_get (thread, "process", &thread_process, "tid", &thread_tid,
+                "duration", &unknown_duration, "user", &unknown_user, NULL);
+  g_assert_cmpstr (thread_process, ==, "firefox");
+  g_assert_cmpstr (thread_tid, ==, "703");
   g_assert_cmpstr (unknown_duration, ==, "");
   g_assert_cmpstr (unknown_user, ==, "4294967");
   g_assert_true (fmv_user_name (0) == fmv_user_name (0));
@@ -1021,8 +1023,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/viewer/list/finds-failures-both-ways", test_list_finds_failures_both_ways);
   g_test_add_func ("/viewer/list/find-row-maps-back", test_list_find_row_maps_back);
   g_test_add_func ("/viewer/list/set-store-replaces-rows", test_list_set_store_replaces_rows);
-  g_test_add_func ("/viewer/row/shows-duration-user-tid-ppid-and-threads",
-                   test_row_shows_duration_user_tid_ppid_and_threads);
+  g_test_add_func ("/viewer/row/shows-duration-user-tid-ppid-and-process",
+                   test_row_shows_duration_user_tid_ppid_and_process);
   g_test_add_func ("/viewer/capture/round-trip", test_capture_round_trip);
   g_test_add_func ("/viewer/capture/saves-the-rows-shown", test_capture_saves_the_rows_shown);
   g_test_add_func ("/viewer/capture/save-reports-short-writes", test_capture_save_reports_short_writes);

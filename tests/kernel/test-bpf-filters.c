@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/epoll.h>
@@ -172,6 +173,64 @@ test_comms (void)
   run_pair (options, &a, &b, PIDS_NONE, &n_a, &n_b);
   g_assert_cmpuint (n_a, ==, N_OPENS);
   g_assert_cmpuint (n_b, ==, 0);
+}
+
+/* The process named fmtest-process makes its calls from a thread it named fmtest-thread,
+ * as a program's worker threads do ("gdbus", "pool-0"). */
+static void *
+named_thread (void *data)
+{
+  open_loop (data);
+  return NULL;
+}
+
+static void
+threaded_open_loop (gpointer data)
+{
+  pthread_t thread;
+
+  prctl (PR_SET_NAME, "fmtest-process", 0, 0, 0);
+  if (pthread_create (&thread, NULL, named_thread, data) != 0 || pthread_join (thread, NULL) != 0)
+    _exit (5);
+}
+
+/* Events from a named thread under a comm filter of @comm; returns how many, and checks
+ * that each names the process, not the thread. */
+static guint
+thread_events_under_comm_filter (const char *comm)
+{
+  g_autoptr(FmdOptions) options = kc_options (only_openat, NULL);
+  g_autoptr(KcCapture) capture = kc_capture_new (0);
+  g_autoptr(GPtrArray) events = NULL;
+  const char *comms[] = { comm, NULL };
+  OpenLoop loop = { "fmtest-thread", 0, N_OPENS, 0 };
+  KcChild child;
+
+  g_strfreev (options->comms);
+  options->comms = g_strdupv ((GStrv) comms);
+  kc_child_spawn (&child, threaded_open_loop, &loop);
+  kc_capture_start (capture, options);
+  kc_child_go (&child);
+  kc_child_wait (&child);
+  kc_capture_stop (capture);
+  events = kc_events_of (capture, child.pid);
+  for (guint i = 0; i < events->len; i++)
+    {
+      KcEvent *e = g_ptr_array_index (events, i);
+
+      g_assert_cmpuint (e->event.tid, !=, (guint32) child.pid);
+      g_assert_cmpstr (e->comm, ==, "fmtest-process");
+    }
+  return events->len;
+}
+
+/* comm is the process's name (its thread group leader's), in the records and in the
+ * kernel's comm filter alike */
+static void
+test_comm_is_the_process (void)
+{
+  g_assert_cmpuint (thread_events_under_comm_filter ("fmtest-process"), ==, N_OPENS);
+  g_assert_cmpuint (thread_events_under_comm_filter ("fmtest-thread"), ==, 0);
 }
 
 static void
@@ -500,6 +559,7 @@ main (int argc, char **argv)
   g_test_add_func ("/bpf/filters/pids-sharing-a-hint-bit", test_pids_sharing_a_hint_bit);
   g_test_add_func ("/bpf/filters/uids-in-kernel", test_uids);
   g_test_add_func ("/bpf/filters/comms-in-kernel", test_comms);
+  g_test_add_func ("/bpf/filters/comm-is-the-process", test_comm_is_the_process);
   g_test_add_func ("/bpf/filters/failed-only", test_failed_only);
   g_test_add_func ("/bpf/filters/never-captures-itself", test_never_captures_itself);
   g_test_add_func ("/bpf/filters/follows-children-forked-after-start", test_follow_children);

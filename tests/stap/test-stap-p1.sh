@@ -58,7 +58,7 @@ kernel_part() {
 kernel_part "kernel-part/syscalls-uids-comms-failed" \
   "{'filter': <\"syscall=openat and (comm=sshd or comm=cron) and user=root and failed and path=/etc/*\">}" \
   'fm_uids[0] = 1' 'fm_comms["sshd"] = 1' 'fm_comms["cron"] = 1' 'if (!(uid() in fm_uids)) return 0' \
-  'if (!(execname() in fm_comms)) return 0' 'if (ret >= 0)' '__x64_sys_openat")' '!__x64_sys_close'
+  'if (!(fm_comm() in fm_comms)) return 0' 'if (ret >= 0)' '__x64_sys_openat")' '!__x64_sys_close'
 kernel_part "kernel-part/pids" "{'filter': <'pid=3 or pid=4'>}" 'fm_pids[3] = 1' 'fm_pids[4] = 1' \
   '!fm_uids[' '!fm_comms[' '!if (ret >= 0)' '__x64_sys_close")'
 # what the kernel cannot apply leaves the script unrestricted: the session filters it

@@ -52,7 +52,7 @@ emit_filters (GString *s, const FmdOptions *options)
   if (options->uids->len > 0)
     g_string_append (s, "  if (!(uid() in fm_uids)) return 0\n");
   if (options->comms != NULL && options->comms[0] != NULL)
-    g_string_append (s, "  if (!(execname() in fm_comms)) return 0\n");
+    g_string_append (s, "  if (!(fm_comm() in fm_comms)) return 0\n");
 }
 
 static gboolean
@@ -222,6 +222,12 @@ static const char functions[] =
   "  if (strlen(q) > cap - 3) q = string_quoted(substr(s, 0, (cap - 6) / 4))\n"
   "  return q . \"...\"\n"
   "}\n"
+  "# The process's name: its thread group leader's comm, as ps shows it. The calling\n"
+  "# thread's own (execname) is often a worker's name, which neither a reader of the\n"
+  "# capture nor a comm= filter means.\n"
+  "function fm_comm:string () {\n"
+  "  return task_execname(@cast(task_current(), \"task_struct\", \"kernel\")->group_leader)\n"
+  "}\n"
   "function fm_cwd:string (task:long) {\n"
   "  try { return fm_q(fullpath_struct_path(task_cwd_path(task)), %d) } catch { return \"-\" }\n"
   "}\n"
@@ -377,7 +383,7 @@ emit_exit (GString *s, const FmdOptions *options, const char *entry_cond)
     "  }\n"
     "  now = gettimeofday_ns()\n"
     "  printf(\"E\\t%d\\t%d\\t%d\\t%d\\t%d\\t%d\\t%d\\t%d\\t%s\\t%d\\t%d\\t%d\\t%d\\t%d\\t%d\\t%s\\n\",\n"
-    "         nr, now, now - fm_t0[t], pid(), ppid(), t, uid(), ret, string_quoted(execname()),\n"
+    "         nr, now, now - fm_t0[t], pid(), ppid(), t, uid(), ret, string_quoted(fm_comm()),\n"
     "         a0, a1, a2, a3, a4, a5, rec)\n"
     "  fm_forget(t)\n"
     "}\n\n");

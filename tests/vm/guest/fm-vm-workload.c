@@ -2,8 +2,8 @@
  * the fifo it is given (so that the capture can start with its pid), then makes every file
  * syscall of common/fm-syscalls.c at least once in DIR, through the raw syscall so that
  * glibc does not substitute another one (its open() is openat), with relative, dirfd-relative
- * and absolute paths, fd calls, failures, a child that renames itself and one that execs
- * this program again. It prints one JSON line per call it made, with what the capture must
+ * and absolute paths, fd calls, failures, a child that renames itself, a thread that names
+ * itself, and a child that execs this program again. It prints one JSON line per call it made, with what the capture must
  * show for it, for check-dump.py:
  *   {"pid":..,"ppid":..,"uid":..,"comm":..,"syscall":..,"result":..,"path":..,"path2":..}
  * "path2" is left out where the call has none to check. A last line gives the storm (N
@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <pthread.h>
 #include <linux/stat.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,6 +49,9 @@
 static char out[1 << 16];
 static size_t out_len;
 static const char *dir;
+/* the process's name, as a capture's comm gives it: its leader thread's, whichever thread
+ * made the call */
+static char process_comm[17];
 
 static void
 die (const char *what)
@@ -78,12 +82,8 @@ emit (const char *fmt, ...)
 static void
 record (const char *syscall_name, long ret, int err, const char *path, const char *path2)
 {
-  char comm[17] = "";
-
-  if (prctl (PR_GET_NAME, comm) != 0)
-    die ("PR_GET_NAME");
   emit ("{\"pid\":%d,\"ppid\":%d,\"uid\":%u,\"comm\":\"%s\",\"syscall\":\"%s\",\"result\":%ld,"
-        "\"path\":\"%s\"", getpid (), getppid (), getuid (), comm, syscall_name,
+        "\"path\":\"%s\"", getpid (), getppid (), getuid (), process_comm, syscall_name,
         ret < 0 ? -(long) err : ret, path);
   if (path2 != NULL)
     emit (",\"path2\":\"%s\"", path2);
@@ -274,11 +274,25 @@ renamed_child (int dirfd)
 {
   long fd;
 
-  if (prctl (PR_SET_NAME, "fm-vm-child") != 0)
+  if (prctl (PR_SET_NAME, "fm-vm-child") != 0 || prctl (PR_GET_NAME, process_comm) != 0)
     die ("PR_SET_NAME");
   CALL_FD (fd, openat, in_dir ("sub/child"), dirfd, "sub/child", O_WRONLY | O_CREAT, 0600);
   CALL (close, in_dir ("sub/child"), NULL, fd);
   CALL (unlinkat, in_dir ("sub/child"), NULL, dirfd, "sub/child", 0);
+}
+
+/* A thread that names itself, as worker threads do ("gdbus"): its events must carry the
+ * process's name and pid. */
+static void *
+named_thread (void *data)
+{
+  int dirfd = *(int *) data;
+  struct stat st;
+
+  if (prctl (PR_SET_NAME, "fm-vm-thread") != 0)
+    die ("PR_SET_NAME");
+  CALL (newfstatat, in_dir ("sub/thread-missing"), NULL, dirfd, "sub/thread-missing", &st, 0);
+  return NULL;
 }
 
 /* The child after execve: a call relative to the cwd it inherited. */
@@ -287,6 +301,8 @@ exec_child (void)
 {
   struct stat st;
 
+  if (prctl (PR_GET_NAME, process_comm) != 0)
+    die ("PR_GET_NAME");
   CALL (stat, in_dir ("sub/a"), NULL, "sub/a", &st);
   flush_log ();
   return 0;
@@ -340,6 +356,8 @@ main (int argc, char **argv)
     }
   dir = argv[2];
   n_storm = strtol (argv[3], NULL, 10);
+  if (prctl (PR_GET_NAME, process_comm) != 0)
+    die ("PR_GET_NAME");
 
   /* before the capture: the path the children exec */
   self_len = readlink ("/proc/self/exe", self, sizeof self - 1);
@@ -370,6 +388,13 @@ main (int argc, char **argv)
       _exit (0);
     }
   wait_child (pid);
+
+  {
+    pthread_t thread;
+
+    if (pthread_create (&thread, NULL, named_thread, &dirfd) != 0 || pthread_join (thread, NULL) != 0)
+      die ("the named thread");
+  }
 
   flush_log ();
   pid = fork ();

@@ -103,10 +103,12 @@ struct task_struct {
   int pid;
   int tgid;
   struct task_struct *real_parent;
+  struct task_struct *group_leader;
   struct mm_struct *mm;
   struct fs_struct *fs;
   struct files_struct *files;
   struct signal_struct *signal;
+  char comm[16];   /* TASK_COMM_LEN */
 };
 
 #pragma clang attribute pop

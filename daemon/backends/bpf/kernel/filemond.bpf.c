@@ -499,6 +499,15 @@ resolve_path (struct scratch  *sp,
   return 0;
 }
 
+/* The process's name: its thread group leader's comm, as ps shows it. The calling thread's
+ * own comm is often a worker's name ("gdbus", "pool-0"), which neither a user reading the
+ * capture nor a comm= filter means. */
+static __always_inline void
+process_comm (char comm[16])
+{
+  bpf_probe_read_kernel_str (comm, 16, bpf_get_current_task_btf ()->group_leader->comm);
+}
+
 /* --- filters ---------------------------------------------------------------------------- */
 
 static __always_inline int
@@ -535,7 +544,7 @@ wanted (__u32 tgid,
     {
       char comm[16] = {};
 
-      bpf_get_current_comm (comm, sizeof comm);
+      process_comm (comm);
       if (bpf_map_lookup_elem (&comms, comm) == NULL)
         return 0;
     }
@@ -776,7 +785,7 @@ exit_captured (__u64 *ctx,
   rec->uid = (__u32) bpf_get_current_uid_gid ();
   rec->generation = s->generation;
   rec->nr = s->nr;
-  bpf_get_current_comm (rec->comm, sizeof rec->comm);
+  process_comm (rec->comm);
 
   if ((s->flags & FMD_BPF_F_PATH_UNKNOWN) && sc->path_src == FMD_BPF_SRC_STRING)
     {
