@@ -11,7 +11,8 @@
 #     bench/bench-viewer.sh ROUND RAW_FILE [SECONDS [RATE]]
 #
 # Appends "ROUND<TAB>measure<TAB>value" lines to RAW_FILE and notes to RAW_FILE.notes. With
-# FILEMON_BENCH_KEEP=DIR, the frame log, two screenshots and the viewer's log stay there.
+# FILEMON_BENCH_KEEP=DIR, the frame log, two screenshots and the viewer's log stay there;
+# with FILEMON_BENCH_VIEWER_DEPTH=N, the viewer keeps the newest N events (its history depth).
 #
 # The measured window is the SECONDS (default 8) after the load starts; the load runs one
 # second longer, and the screenshots are taken in that extra second, so that `import`
@@ -59,6 +60,12 @@ trap cleanup EXIT
 start_xvfb "$tmp"
 home=$tmp/home
 mkdir -p -m 0700 "$home/runtime"
+# FILEMON_BENCH_VIEWER_DEPTH=N: the viewer keeps only the newest N events (its history
+# depth); the view then ends with N rows, and viewer-live-missed counts the rows let go.
+if [ -n "${FILEMON_BENCH_VIEWER_DEPTH:-}" ]; then
+  mkdir -p "$home/.local/state/filemon-viewer"
+  printf '[history]\ndepth=%s\n' "$FILEMON_BENCH_VIEWER_DEPTH" >"$home/.local/state/filemon-viewer/settings"
+fi
 setsid env -u WAYLAND_DISPLAY HOME="$home" XDG_RUNTIME_DIR="$home/runtime" \
   XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" XDG_DATA_HOME="$home/data" \
   GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 \

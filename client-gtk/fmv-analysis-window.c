@@ -450,6 +450,9 @@ typedef struct {
 static void
 job_free (Job *job)
 {
+  /* Here, not in job_done_cb: with return-on-cancel the callback may come before the
+   * thread's last read, while the task is finalized only after both. */
+  fmv_store_unhold (job->store);
   g_clear_object (&job->store);
   g_clear_pointer (&job->rows, g_array_unref);
   g_clear_pointer (&job->analysis, fmv_analysis_free);
@@ -525,8 +528,23 @@ run_job (FmvAnalysisWindow *self,
   g_autoptr(GTask) task = g_task_new (self, self->cancellable, job_done_cb, NULL);
   Job *job = g_new0 (Job, 1);
 
+  /* The rows shown when the window opened, but those the store let go since (its
+   * depth): a later count covers what is still there. A copy: a job still running may be
+   * reading the array. */
+  if (fmv_store_get_first_row (self->store) > 0)
+    {
+      g_autoptr(GArray) kept = g_array_copy (self->rows);
+
+      if (fmv_store_forget_gone_rows (self->store, kept))
+        {
+          g_array_unref (self->rows);
+          self->rows = g_steal_pointer (&kept);
+        }
+    }
   job->store = g_object_ref (self->store);
   job->rows = g_array_ref (self->rows);
+  /* until job_free: also the rows job_done_cb reads to show the result */
+  fmv_store_hold (self->store);
   job->counting = counting;
   job->field = field;
   if (counting)

@@ -103,6 +103,24 @@ fmv_bookmarks_dup_rows (FmvBookmarks *self)
   return rows;
 }
 
+static gboolean
+is_before (gpointer key,
+           gpointer value,
+           gpointer user_data)
+{
+  return GPOINTER_TO_UINT (key) - 1 < GPOINTER_TO_UINT (user_data);
+}
+
+void
+fmv_bookmarks_forget_before (FmvBookmarks *self,
+                             guint         first)
+{
+  g_return_if_fail (FMV_IS_BOOKMARKS (self));
+
+  if (g_hash_table_foreach_remove (self->rows, is_before, GUINT_TO_POINTER (first)) > 0)
+    g_signal_emit (self, signals[CHANGED], 0);
+}
+
 void
 fmv_bookmarks_clear (FmvBookmarks *self)
 {

@@ -19,6 +19,10 @@ gboolean fmv_bookmarks_contains (FmvBookmarks *self,
 guint fmv_bookmarks_get_n (FmvBookmarks *self);
 /* The bookmarked rows, ascending (a new array of guint32). */
 GArray *fmv_bookmarks_dup_rows (FmvBookmarks *self);
+/* Forgets the bookmarks of rows below @first (rows the store let go); emits "changed"
+ * when there were any. */
+void fmv_bookmarks_forget_before (FmvBookmarks *self,
+                                  guint         first);
 /* Forgets them all (the store was replaced); emits "changed". */
 void fmv_bookmarks_clear (FmvBookmarks *self);
 

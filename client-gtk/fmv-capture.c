@@ -61,6 +61,7 @@ load_line (Loader      *loader,
 
 FmvStore *
 fmv_capture_load (GFile         *file,
+                  guint          depth,
                   GCancellable  *cancellable,
                   guint         *n_bad,
                   char         **first_problem,
@@ -79,6 +80,9 @@ fmv_capture_load (GFile         *file,
   in = g_file_read (file, cancellable, error);
   if (in == NULL)
     return NULL;
+  /* A file longer than the depth keeps its newest events, its oldest going page by page
+   * as it is read: never more memory than the depth's. */
+  fmv_store_set_depth (store, depth);
 
   for (;;)
     {
@@ -138,6 +142,20 @@ typedef struct {
   char *first_problem;
 } LoadResult;
 
+typedef struct {
+  GFile *file;
+  guint depth;
+} LoadJob;
+
+static void
+load_job_free (gpointer data)
+{
+  LoadJob *job = data;
+
+  g_object_unref (job->file);
+  g_free (job);
+}
+
 static void
 load_result_free (gpointer data)
 {
@@ -153,11 +171,12 @@ load_worker (GTask        *task,
              gpointer      task_data,
              GCancellable *cancellable)
 {
+  LoadJob *job = task_data;
   LoadResult *result = g_new0 (LoadResult, 1);
   GError *error = NULL;
   FmvStore *store;
 
-  store = fmv_capture_load (task_data, cancellable, &result->n_bad, &result->first_problem, &error);
+  store = fmv_capture_load (job->file, job->depth, cancellable, &result->n_bad, &result->first_problem, &error);
   if (store == NULL)
     {
       load_result_free (result);
@@ -170,17 +189,22 @@ load_worker (GTask        *task,
 
 void
 fmv_capture_load_async (GFile               *file,
+                        guint                depth,
                         GCancellable        *cancellable,
                         GAsyncReadyCallback  callback,
                         gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  LoadJob *job;
 
   g_return_if_fail (G_IS_FILE (file));
 
+  job = g_new0 (LoadJob, 1);
+  job->file = g_object_ref (file);
+  job->depth = depth;
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, fmv_capture_load_async);
-  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_set_task_data (task, job, load_job_free);
   g_task_run_in_thread (task, load_worker);
 }
 
@@ -210,7 +234,8 @@ fmv_capture_load_finish (GAsyncResult  *result,
 
 typedef struct {
   FmvStore *store;
-  GArray *rows;     /* the store rows to write, in order; NULL: 0 .. n_asked - 1 */
+  GArray *rows;     /* the store rows to write, in order; NULL: first_row on, n_asked */
+  guint first_row;
   guint n_asked;
   int fd;
   FmFormat format;
@@ -221,6 +246,8 @@ static void
 save_job_free (gpointer data)
 {
   SaveJob *job = data;
+
+  fmv_store_unhold (job->store);
 
   g_clear_object (&job->store);
   g_clear_pointer (&job->rows, g_array_unref);
@@ -267,7 +294,8 @@ save_worker (GTask        *task,
     {
       FmEvent ev;
 
-      fmv_store_get_event (job->store, job->rows ? g_array_index (job->rows, guint32, i) : i, &ev);
+      fmv_store_get_event (job->store,
+                           job->rows ? g_array_index (job->rows, guint32, i) : job->first_row + i, &ev);
       fm_format_event (job->format, &ev, buf);
       pending++;
       if (buf->len >= BLOCK_SIZE && !flush (out, buf, &pending, job, cancellable, &error))
@@ -313,8 +341,11 @@ fmv_capture_save_async (FmvStore            *store,
   job = g_new0 (SaveJob, 1);
   job->store = g_object_ref (store);
   job->rows = rows ? g_array_ref (rows) : NULL;
-  /* Rows appended while the worker runs are not part of what was asked for. */
-  job->n_asked = rows ? rows->len : fmv_store_get_n_rows (store);
+  /* Rows appended while the worker runs are not part of what was asked for; rows let go
+   * meanwhile (the depth) are, and the hold keeps them until the worker is done. */
+  job->first_row = fmv_store_get_first_row (store);
+  job->n_asked = rows ? rows->len : fmv_store_get_n_rows (store) - job->first_row;
+  fmv_store_hold (store);
   job->fd = fd;
   job->format = format;
   task = g_task_new (NULL, cancellable, callback, user_data);

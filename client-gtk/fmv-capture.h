@@ -10,9 +10,11 @@
 G_BEGIN_DECLS
 
 /* Reads a jsonl capture (as written by filemonctl save, the daemon's Save or the viewer)
- * into a new store. Lines that do not parse are skipped and counted, never fatal; a file
+ * into a new store of depth @depth (0: no bound), which keeps the newest @depth events of
+ * a longer file. Lines that do not parse are skipped and counted, never fatal; a file
  * in which no line parses is an FM_ERROR_PARSE error naming the first bad line. */
 void fmv_capture_load_async (GFile               *file,
+                             guint                depth,
                              GCancellable        *cancellable,
                              GAsyncReadyCallback  callback,
                              gpointer             user_data);
@@ -24,14 +26,15 @@ FmvStore *fmv_capture_load_finish (GAsyncResult  *result,
 
 /* The same, blocking (for tests and measurements). */
 FmvStore *fmv_capture_load (GFile         *file,
+                            guint          depth,
                             GCancellable  *cancellable,
                             guint         *n_bad,
                             char         **first_problem,
                             GError       **error);
 
 /* Writes rows of @store to @fd (taken over, closed when done) in @format: the store rows
- * listed in @rows, in that order, or, when @rows is NULL, every row the store holds at the
- * call. Succeeds only when every one of them is in the file; otherwise the error says how
+ * listed in @rows (held at the call), in that order, or, when @rows is NULL, every row
+ * the store holds at the call. Succeeds only when every one of them is in the file; otherwise the error says how
  * many of how many were written. @written is set either way. */
 void fmv_capture_save_async (FmvStore            *store,
                              GArray              *rows,

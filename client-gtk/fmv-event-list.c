@@ -1,11 +1,18 @@
 /* fmv-event-list.c: the filtered, sorted view of an FmvStore as a GListModel.
  *
  * State: `index` maps positions to store rows (NULL means the identity: no filter, arrival
- * order, the cheapest case and the one a live capture spends most time in). `n_seen` is how
- * many store rows the index accounts for. A refilter or resort is a job run in a GTask
+ * order, the cheapest case and the one a live capture spends most time in). The index
+ * accounts for the store rows [first, n_seen). A refilter or resort is a job run in a GTask
  * thread over a snapshot of the rows; a newer job makes an older one's result void
  * (generation counter), and the rows that arrived while it ran are matched on the main
  * thread before the result is shown, in one items-changed.
+ *
+ * Rows the store lets go (its depth, fmv-store.h) leave the list at an update (paced while
+ * rows keep coming, DROP_INTERVAL_MS), or at once when the store is about to free them
+ * ("releasing"), in one items-changed: a removal at the top in arrival order, everything
+ * in a sorted list (they are spread through it).
+ * The store frees nothing while a job runs (the job holds it), so the rows shown then stay
+ * readable until the job's result replaces them.
  *
  * Replacing everything (refilter, sorted merge) is bracketed by the "resetting" and
  * "reset" signals: GtkSingleSelection looks for a selected item that was removed among the
@@ -38,13 +45,26 @@
 #define RAMP_ROWS 256
 #define RAMP_STEP 32
 
+/* Rows the store let go (its depth) leave the list at most this often while rows keep
+ * coming, and at once when the flow pauses (an update with nothing new), when the store
+ * frees their memory ("releasing") and on fmv_event_list_update_now(). A removal at the
+ * top costs GTK 4.8's list view a pass over its rows whatever its size: following 110 000
+ * events/s at the depth, one at each update (every 40 ms) took the viewer from ~58 to
+ * ~44 frames/s with ~60 frame intervals over 50 ms in 8 s (bench/bench-viewer.sh with a
+ * depth of 200 000); one every half second, none of that. Meanwhile the list shows
+ * up to that half second's rows more than the depth, rows whose memory is still there. */
+#define DROP_INTERVAL_MS 500
+
 struct _FmvEventList
 {
   GObject parent_instance;
 
   FmvStore *store;
   GArray *index;              /* guint32 store rows; NULL = identity */
+  guint first;                /* the index accounts for store rows [first, n_seen) */
   guint n_seen;
+  gulong releasing_handler;
+  gint64 last_drop_us;        /* when drop_gone_rows last ran in an update */
 
   char *filter_text;          /* NULL = no filter */
   FmFilter *filter;           /* main-thread instance; workers parse their own */
@@ -86,6 +106,7 @@ typedef struct {
   char *filter_text;
   FmvColumn sort_column;
   gboolean descending;
+  guint first_row;
   guint n_rows;
   guint generation;
 } Job;
@@ -114,7 +135,7 @@ refilter_worker (GTask        *task,
 {
   Job *job = task_data;
   g_autoptr(FmFilter) filter = NULL;
-  g_autofree guint32 *rows = g_new (guint32, MAX (job->n_rows, 1));
+  g_autofree guint32 *rows = g_new (guint32, MAX (job->n_rows - job->first_row, 1));
   guint n = 0;
   GArray *index;
   g_autoptr(GError) error = NULL;
@@ -131,7 +152,7 @@ refilter_worker (GTask        *task,
         }
     }
 
-  for (guint row = 0; row < job->n_rows; row++)
+  for (guint row = job->first_row; row < job->n_rows; row++)
     {
       if ((row % CANCEL_CHECK_ROWS) == 0 && g_cancellable_is_cancelled (cancellable))
         {
@@ -161,7 +182,58 @@ refilter_worker (GTask        *task,
 static guint
 n_shown (FmvEventList *self)
 {
-  return self->index ? self->index->len : self->n_seen;
+  return self->index ? self->index->len : self->n_seen - self->first;
+}
+
+/* The first of the @n ascending @rows that is not below @row. */
+static guint
+lower_bound (const guint32 *rows,
+             guint          n,
+             guint          row)
+{
+  guint lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (rows[mid] < row)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static gboolean
+is_arrival_order (FmvEventList *self)
+{
+  return self->sort_column == FMV_COLUMN_NONE && !self->descending;
+}
+
+/* Forgets the rows the store let go. Returns whether they were all at the top (arrival
+ * order), so that one removal there says what changed. */
+static gboolean
+forget_gone_rows (FmvEventList *self)
+{
+  guint first = fmv_store_get_first_row (self->store);
+
+  if (first <= self->first)
+    return TRUE;
+  self->first = first;
+  self->n_seen = MAX (self->n_seen, first);
+  if (self->index == NULL)
+    return TRUE;
+
+  if (is_arrival_order (self))
+    {
+      g_array_remove_range (self->index, 0,
+                            lower_bound ((const guint32 *) (const void *) self->index->data,
+                                         self->index->len, first));
+      return TRUE;
+    }
+  fmv_store_forget_gone_rows (self->store, self->index);
+  return FALSE;
 }
 
 /* Matches the store rows the list has not seen yet and puts them into the index, at most
@@ -186,7 +258,7 @@ take_new_rows (FmvEventList *self,
 
   if (self->index == NULL)
     {
-      *position = self->n_seen;
+      *position = self->n_seen - self->first;
       *removed = 0;
       *added = MIN (n_rows - self->n_seen, limit);
       self->n_seen += *added;
@@ -212,7 +284,7 @@ take_new_rows (FmvEventList *self,
   if (fresh->len == 0)
     return FALSE;
 
-  if (self->sort_column == FMV_COLUMN_NONE && !self->descending)
+  if (is_arrival_order (self))
     {
       g_array_append_vals (self->index, fresh->data, fresh->len);
       *position = old_len;
@@ -262,16 +334,69 @@ emit_changes (FmvEventList *self,
     g_signal_emit (self, signals[SIGNAL_RESET], 0, everything);
 }
 
+/* Drops the rows the store let go from what the list shows, in one items-changed. Not
+ * while a job runs: its result replaces everything (and its hold keeps the rows).
+ *
+ * A removal at the top alone needs no resetting/reset around it: with nothing added,
+ * GtkSingleSelection has no new items to search for its selected one (it moves the
+ * selection up, or drops it when its row went). Following a live capture at the depth
+ * this runs at every update, and the bracket made the window drop and restore its
+ * selection each time. */
+static void
+drop_gone_rows (FmvEventList *self)
+{
+  guint old_len = n_shown (self);
+  gboolean at_top;
+
+  if (self->job_running)
+    return;
+  at_top = forget_gone_rows (self);
+  if (n_shown (self) == old_len)
+    return;
+  if (at_top)
+    items_changed (self, 0, old_len - n_shown (self), 0);
+  else
+    emit_changes (self, 0, old_len, n_shown (self), FALSE);
+}
+
+static void
+store_releasing_cb (FmvStore     *store,
+                    FmvEventList *self)
+{
+  drop_gone_rows (self);
+}
+
+static void
+watch_store (FmvEventList *self,
+             FmvStore     *store)
+{
+  g_clear_signal_handler (&self->releasing_handler, self->store);
+  g_set_object (&self->store, store);
+  if (store != NULL)
+    self->releasing_handler = g_signal_connect (store, "releasing",
+                                                G_CALLBACK (store_releasing_cb), self);
+}
+
+/* @exact: the list lets go of every row the store let go, not only at the pace of
+ * DROP_INTERVAL_MS (see there). */
 static void
 update (FmvEventList *self,
-        guint         limit)
+        guint         limit,
+        gboolean      exact)
 {
   guint position, removed, added;
+  gint64 now = g_get_monotonic_time ();
 
   g_clear_handle_id (&self->update_source, g_source_remove);
   /* A running job takes the new rows in when it lands. */
   if (self->job_running)
     return;
+  if (exact || self->n_seen == fmv_store_get_n_rows (self->store) ||
+      now - self->last_drop_us >= DROP_INTERVAL_MS * 1000)
+    {
+      drop_gone_rows (self);
+      self->last_drop_us = now;
+    }
   if (take_new_rows (self, limit, &position, &removed, &added))
     emit_changes (self, position, removed, added, FALSE);
 }
@@ -281,7 +406,7 @@ fmv_event_list_update_now (FmvEventList *self)
 {
   g_return_if_fail (FMV_IS_EVENT_LIST (self));
 
-  update (self, G_MAXUINT);
+  update (self, G_MAXUINT, TRUE);
 }
 
 static gboolean
@@ -290,9 +415,11 @@ update_timeout_cb (gpointer data)
   FmvEventList *self = data;
 
   self->update_source = 0;
-  update (self, n_shown (self) < RAMP_ROWS ? RAMP_STEP : G_MAXUINT);
-  /* What the ramp left for later (see RAMP_ROWS). */
-  if (!self->job_running && self->n_seen < fmv_store_get_n_rows (self->store))
+  update (self, n_shown (self) < RAMP_ROWS ? RAMP_STEP : G_MAXUINT, FALSE);
+  /* What the ramp left for later (see RAMP_ROWS), and the rows let go that the list
+   * still shows: an update with nothing new drops them (see DROP_INTERVAL_MS). */
+  if (!self->job_running && (self->n_seen < fmv_store_get_n_rows (self->store) ||
+                             self->first < fmv_store_get_first_row (self->store)))
     fmv_event_list_queue_update (self);
   return G_SOURCE_REMOVE;
 }
@@ -325,17 +452,15 @@ set_job_running (FmvEventList *self,
 }
 
 static void
-job_done_cb (GObject      *source,
-             GAsyncResult *result,
-             gpointer      user_data)
+job_landed (FmvEventList *self,
+            Job          *job,
+            GTask        *task)
 {
-  FmvEventList *self = FMV_EVENT_LIST (source);
-  Job *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GError) error = NULL;
   GArray *index;
   guint old_len, position, removed, added;
 
-  index = g_task_propagate_pointer (G_TASK (result), &error);
+  index = g_task_propagate_pointer (task, &error);
   if (job->generation != self->generation)
     {
       g_clear_pointer (&index, g_array_unref);
@@ -352,12 +477,27 @@ job_done_cb (GObject      *source,
   old_len = n_shown (self);
   g_clear_pointer (&self->index, g_array_unref);
   self->index = index;
+  self->first = job->first_row;
   self->n_seen = job->n_rows;
+  /* the rows let go while the job ran, then those that came */
+  forget_gone_rows (self);
   take_new_rows (self, G_MAXUINT, &position, &removed, &added);
 
   g_signal_emit (self, signals[SIGNAL_RESETTING], 0);
   items_changed (self, 0, old_len, self->index->len);
   g_signal_emit (self, signals[SIGNAL_RESET], 0, TRUE);
+}
+
+static void
+job_done_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Job *job = g_task_get_task_data (G_TASK (result));
+
+  job_landed (FMV_EVENT_LIST (source), job, G_TASK (result));
+  /* Last: the rows the list showed while the job ran may go now (drop_gone_rows). */
+  fmv_store_unhold (job->store);
 }
 
 /* Starts over from the current store, filter and order. */
@@ -378,9 +518,10 @@ restart (FmvEventList *self)
 
       set_job_running (self, FALSE);
       g_clear_pointer (&self->index, g_array_unref);
+      self->first = fmv_store_get_first_row (self->store);
       self->n_seen = fmv_store_get_n_rows (self->store);
       g_signal_emit (self, signals[SIGNAL_RESETTING], 0);
-      items_changed (self, 0, old_len, self->n_seen);
+      items_changed (self, 0, old_len, n_shown (self));
       g_signal_emit (self, signals[SIGNAL_RESET], 0, TRUE);
       return;
     }
@@ -390,8 +531,11 @@ restart (FmvEventList *self)
   job->filter_text = g_strdup (self->filter_text);
   job->sort_column = self->sort_column;
   job->descending = self->descending;
+  job->first_row = fmv_store_get_first_row (self->store);
   job->n_rows = fmv_store_get_n_rows (self->store);
   job->generation = self->generation;
+  /* Released in job_done_cb, which GTask calls for every job, superseded ones too. */
+  fmv_store_hold (job->store);
 
   self->job_cancellable = g_cancellable_new ();
   task = g_task_new (self, self->job_cancellable, job_done_cb, NULL);
@@ -439,9 +583,9 @@ fmv_event_list_set_store (FmvEventList *self,
 
   old_len = n_shown (self);
   forget_rows (self);
-  g_set_object (&self->store, store);
+  watch_store (self, store);
   g_clear_pointer (&self->index, g_array_unref);
-  self->n_seen = 0;
+  self->first = self->n_seen = fmv_store_get_first_row (store);
   /* Empty until restart() shows the new store's rows (at once, or when its job lands). */
   if (!is_identity (self))
     self->index = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -531,8 +675,8 @@ fmv_event_list_get_n_total (FmvEventList *self)
    * "No events match the filter." until the update came. While a job runs, the store's
    * count is what it is working through (the window says "Filtering…"). */
   if (self->job_running)
-    return fmv_store_get_n_rows (self->store);
-  return self->n_seen;
+    return fmv_store_get_n_rows (self->store) - fmv_store_get_first_row (self->store);
+  return self->n_seen - self->first;
 }
 
 guint
@@ -542,7 +686,7 @@ fmv_event_list_get_row (FmvEventList *self,
   g_return_val_if_fail (FMV_IS_EVENT_LIST (self), 0);
   g_return_val_if_fail (position < n_shown (self), 0);
 
-  return self->index ? g_array_index (self->index, guint32, position) : position;
+  return self->index ? g_array_index (self->index, guint32, position) : self->first + position;
 }
 
 GArray *
@@ -559,7 +703,7 @@ fmv_event_list_dup_shown_rows (FmvEventList *self)
   if (self->index != NULL)
     g_array_append_vals (rows, self->index->data, n);
   else
-    for (guint32 i = 0; i < n; i++)
+    for (guint32 i = self->first; i < self->first + n; i++)
       g_array_append_val (rows, i);
   return rows;
 }
@@ -576,28 +720,19 @@ fmv_event_list_find_row (FmvEventList *self,
 
   if (self->index == NULL)
     {
-      if (row >= self->n_seen)
+      if (row < self->first || row >= self->n_seen)
         return FALSE;
-      *position = row;
+      *position = row - self->first;
       return TRUE;
     }
 
   rows = (const guint32 *) (const void *) self->index->data;
   n = self->index->len;
-  if (self->sort_column == FMV_COLUMN_NONE && !self->descending)
+  if (is_arrival_order (self))
     {
-      guint lo = 0, hi = n;
-
       /* Arrival order: the index is ascending. */
-      while (lo < hi)
-        {
-          guint mid = lo + (hi - lo) / 2;
+      guint lo = lower_bound (rows, n, row);
 
-          if (rows[mid] < row)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
       if (lo < n && rows[lo] == row)
         {
           *position = lo;
@@ -729,7 +864,7 @@ fmv_event_list_finalize (GObject *object)
   g_clear_pointer (&self->index, g_array_unref);
   g_clear_pointer (&self->filter, fm_filter_free);
   g_free (self->filter_text);
-  g_clear_object (&self->store);
+  watch_store (self, NULL);
 
   G_OBJECT_CLASS (fmv_event_list_parent_class)->finalize (object);
 }
@@ -791,7 +926,8 @@ fmv_event_list_new (FmvStore *store)
   g_return_val_if_fail (FMV_IS_STORE (store), NULL);
 
   self = g_object_new (FMV_TYPE_EVENT_LIST, NULL);
-  self->store = g_object_ref (store);
+  watch_store (self, store);
+  self->first = fmv_store_get_first_row (store);
   self->n_seen = fmv_store_get_n_rows (store);
   return self;
 }

@@ -120,15 +120,18 @@ fmv_row_get_event (FmvRow  *self,
 {
   g_return_if_fail (FMV_IS_ROW (self));
 
-  fmv_store_get_event (self->store, self->row, event);
+  /* A row object may outlive its row (the store's depth): it then reads as empty. */
+  fmv_store_get_event_if_held (self->store, self->row, event);
 }
 
 gboolean
 fmv_row_get_failed (FmvRow *self)
 {
+  FmEvent ev;
+
   g_return_val_if_fail (FMV_IS_ROW (self), FALSE);
 
-  return fmv_store_get_result (self->store, self->row) < 0;
+  return fmv_store_get_event_if_held (self->store, self->row, &ev) && ev.result < 0;
 }
 
 char *
@@ -217,7 +220,7 @@ fmv_row_get_property (GObject    *object,
   FmEvent ev;
   char buf[32];
 
-  fmv_store_get_event (self->store, self->row, &ev);
+  fmv_row_get_event (self, &ev);
 
   switch (prop_id)
     {

@@ -1,11 +1,19 @@
-/* fmv-store.c: the append-only event store behind the viewer's event list.
+/* fmv-store.c: the event store behind the viewer's event list, bounded by its depth.
  *
  * Layout: compact records (fm-compact-event.h), fixed-size, in pages of 64 Ki rows, with
  * a page of their sequence numbers each (rows need not be consecutive events), their
- * strings once each in a string table that never releases one (the store only grows).
- * The page table is allocated once at its full size, so a reader thread holding a row
- * number below the row count it saw never races with an append that adds a page; the
- * string table's lookup by id is safe for it in the same way (fm-strtab.h).
+ * strings once each in a reference-counted string table (a row holds one reference to
+ * each of its strings, as the daemon's ring does). Page p lives in slot p % MAX_PAGES of
+ * a table allocated once at its full size, so a reader thread never races with an append
+ * that adds a page, and a slot is reused only once its old page is freed.
+ *
+ * Letting rows go: past the depth, each append moves the first row on by one (rows
+ * [first_row, n_rows) are held), and once a whole page lies below the first row its
+ * strings are released and its memory freed: the cost is one page's work every 64 Ki
+ * appends, not a memmove per event. Pages are freed only on the owner's thread and only
+ * while no hold is out (see fmv-store.h): a worker that started before the first row
+ * moved may still read the rows it was given, so their pages and strings (whose ids the
+ * table would otherwise give to new strings) wait for the last hold to end.
  */
 #include "config.h"
 
@@ -13,34 +21,65 @@
 #include "fmv-store.h"
 
 #define PAGE_SHIFT 16
-#define PAGE_ROWS (1u << PAGE_SHIFT)
-#define MAX_PAGES 16384u             /* 1 Gi rows */
+#define PAGE_ROWS FMV_STORE_PAGE_ROWS
+#define MAX_PAGES 16384u                          /* slots: 1 Gi rows held */
+#define MAX_ROWS (G_MAXUINT32 & ~(PAGE_ROWS - 1)) /* row numbers are 32-bit everywhere */
+
+G_STATIC_ASSERT (PAGE_ROWS == 1u << PAGE_SHIFT);
 
 struct _FmvStore
 {
   GObject parent_instance;
 
-  FmCompactEvent **pages;   /* MAX_PAGES entries, each PAGE_ROWS records */
+  FmCompactEvent **pages;   /* MAX_PAGES slots, each PAGE_ROWS records */
   guint64 **seq_pages;      /* the same, each PAGE_ROWS sequence numbers */
-  guint n_pages;
+  guint first_page;         /* pages [first_page, end_page) are allocated */
+  guint end_page;
   FmStrtab *strings;
 
-  guint n_rows;             /* read atomically by other threads */
+  guint n_rows;             /* both read atomically by other threads */
+  guint first_row;
+  guint depth;              /* 0: no bound */
+  gint holds;               /* atomic */
   guint64 last_seq;
 };
 
+enum { RELEASING, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
 G_DEFINE_FINAL_TYPE (FmvStore, fmv_store, G_TYPE_OBJECT)
+
+static inline guint
+slot_of (guint row)
+{
+  return (row >> PAGE_SHIFT) % MAX_PAGES;
+}
+
+static inline const FmCompactEvent *
+record_at (FmvStore *self,
+           guint     row)
+{
+  return &self->pages[slot_of (row)][row & (PAGE_ROWS - 1)];
+}
+
+static void
+free_page (FmvStore *self,
+           guint     page)
+{
+  guint slot = page % MAX_PAGES;
+
+  g_clear_pointer (&self->pages[slot], g_free);
+  g_clear_pointer (&self->seq_pages[slot], g_free);
+}
 
 static void
 fmv_store_finalize (GObject *object)
 {
   FmvStore *self = FMV_STORE (object);
 
-  for (guint i = 0; i < self->n_pages; i++)
-    {
-      g_free (self->pages[i]);
-      g_free (self->seq_pages[i]);
-    }
+  /* The table goes with its strings: no need to release them one by one. */
+  for (guint page = self->first_page; page < self->end_page; page++)
+    free_page (self, page);
   g_free (self->pages);
   g_free (self->seq_pages);
   fm_strtab_unref (self->strings);
@@ -52,6 +91,11 @@ static void
 fmv_store_class_init (FmvStoreClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = fmv_store_finalize;
+
+  /* releasing: the memory of the rows below the first row is about to go; whoever shows
+   * row numbers drops those rows now. Emitted on the owner's thread, never under a hold. */
+  signals[RELEASING] = g_signal_new ("releasing", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                     0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -68,11 +112,34 @@ fmv_store_new (void)
   return g_object_new (FMV_TYPE_STORE, NULL);
 }
 
-static inline const FmCompactEvent *
-record_at (FmvStore *self,
-           guint     row)
+/* Frees the pages wholly below the first row, unless a reader holds the store. The
+ * owner's thread only; hold() is too, so no hold can begin while this runs. */
+static void
+collect (FmvStore *self)
 {
-  return &self->pages[row >> PAGE_SHIFT][row & (PAGE_ROWS - 1)];
+  guint gone_pages = self->first_row >> PAGE_SHIFT;
+
+  if (self->first_page >= gone_pages || g_atomic_int_get (&self->holds) > 0)
+    return;
+  g_signal_emit (self, signals[RELEASING], 0);
+  for (; self->first_page < gone_pages; self->first_page++)
+    {
+      const FmCompactEvent *records = self->pages[self->first_page % MAX_PAGES];
+
+      for (guint i = 0; i < PAGE_ROWS; i++)
+        fm_compact_event_release (&records[i], self->strings);
+      free_page (self, self->first_page);
+    }
+}
+
+/* Lets the rows beyond the newest @depth go. */
+static void
+trim (FmvStore *self)
+{
+  if (self->depth == 0 || self->n_rows - self->first_row <= self->depth)
+    return;
+  g_atomic_int_set (&self->first_row, self->n_rows - self->depth);
+  collect (self);
 }
 
 gboolean
@@ -86,29 +153,55 @@ fmv_store_append (FmvStore      *self,
   g_return_val_if_fail (event != NULL, FALSE);
 
   row = self->n_rows;
-  if (row >= MAX_PAGES * PAGE_ROWS)
+  if (row >= MAX_ROWS)
     return FALSE;
-  if ((row >> PAGE_SHIFT) >= self->n_pages)
+  if ((row >> PAGE_SHIFT) >= self->end_page)
     {
+      guint slot = slot_of (row);
+
+      /* Only when a billion rows are held, or held back by a reader. */
+      if (self->pages[slot] != NULL)
+        return FALSE;
       /* g_malloc of MiBs is an mmap: untouched tail pages cost nothing */
-      self->pages[self->n_pages] = g_new (FmCompactEvent, PAGE_ROWS);
-      self->seq_pages[self->n_pages++] = g_new (guint64, PAGE_ROWS);
+      self->pages[slot] = g_new (FmCompactEvent, PAGE_ROWS);
+      self->seq_pages[slot] = g_new (guint64, PAGE_ROWS);
+      self->end_page++;
     }
-  if (!fm_compact_event_intern (&self->pages[row >> PAGE_SHIFT][row & (PAGE_ROWS - 1)],
+  /* The row before is held: trim() never lets the newest row go. */
+  if (!fm_compact_event_intern (&self->pages[slot_of (row)][row & (PAGE_ROWS - 1)],
                                 event, self->strings,
-                                row > 0 ? record_at (self, row - 1) : NULL))
+                                row > self->first_row ? record_at (self, row - 1) : NULL))
     return FALSE;
-  self->seq_pages[row >> PAGE_SHIFT][row & (PAGE_ROWS - 1)] = event->seq;
+  self->seq_pages[slot_of (row)][row & (PAGE_ROWS - 1)] = event->seq;
 
   if (event->seq > self->last_seq)
     self->last_seq = event->seq;
 
   /* Publishes the row (its record and strings above) to readers in other threads. */
   g_atomic_int_set (&self->n_rows, row + 1);
+  trim (self);
 
   if (row_out)
     *row_out = row;
   return TRUE;
+}
+
+void
+fmv_store_set_depth (FmvStore *self,
+                     guint     depth)
+{
+  g_return_if_fail (FMV_IS_STORE (self));
+
+  self->depth = depth;
+  trim (self);
+}
+
+guint
+fmv_store_get_depth (FmvStore *self)
+{
+  g_return_val_if_fail (FMV_IS_STORE (self), 0);
+
+  return self->depth;
 }
 
 guint
@@ -117,6 +210,72 @@ fmv_store_get_n_rows (FmvStore *self)
   g_return_val_if_fail (FMV_IS_STORE (self), 0);
 
   return g_atomic_int_get (&self->n_rows);
+}
+
+guint
+fmv_store_get_first_row (FmvStore *self)
+{
+  g_return_val_if_fail (FMV_IS_STORE (self), 0);
+
+  return g_atomic_int_get (&self->first_row);
+}
+
+gboolean
+fmv_store_has_row (FmvStore *self,
+                   guint     row)
+{
+  g_return_val_if_fail (FMV_IS_STORE (self), FALSE);
+
+  return row >= fmv_store_get_first_row (self) && row < fmv_store_get_n_rows (self);
+}
+
+gboolean
+fmv_store_forget_gone_rows (FmvStore *self,
+                            GArray   *rows)
+{
+  guint first;
+  guint32 *row;
+  guint kept = 0;
+
+  g_return_val_if_fail (FMV_IS_STORE (self), FALSE);
+  g_return_val_if_fail (rows != NULL, FALSE);
+
+  first = fmv_store_get_first_row (self);
+  row = (guint32 *) (void *) rows->data;
+  for (guint i = 0; i < rows->len; i++)
+    if (row[i] >= first)
+      row[kept++] = row[i];
+  if (kept == rows->len)
+    return FALSE;
+  g_array_set_size (rows, kept);
+  return TRUE;
+}
+
+void
+fmv_store_hold (FmvStore *self)
+{
+  g_return_if_fail (FMV_IS_STORE (self));
+
+  g_atomic_int_inc (&self->holds);
+}
+
+static gboolean
+collect_cb (gpointer data)
+{
+  collect (data);
+  return G_SOURCE_REMOVE;
+}
+
+void
+fmv_store_unhold (FmvStore *self)
+{
+  g_return_if_fail (FMV_IS_STORE (self));
+
+  /* What waited for the last reader goes on the owner's thread (at once when that is
+   * this one). */
+  if (g_atomic_int_dec_and_test (&self->holds))
+    g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, collect_cb,
+                                g_object_ref (self), g_object_unref);
 }
 
 /* Runs once per row in every refilter: no checks beyond the row number. */
@@ -128,8 +287,30 @@ fmv_store_get_event (FmvStore *self,
   g_assert (row < fmv_store_get_n_rows (self));
 
   fm_compact_event_view (record_at (self, row),
-                         self->seq_pages[row >> PAGE_SHIFT][row & (PAGE_ROWS - 1)],
+                         self->seq_pages[slot_of (row)][row & (PAGE_ROWS - 1)],
                          self->strings, event);
+}
+
+gboolean
+fmv_store_get_event_if_held (FmvStore *self,
+                             guint     row,
+                             FmEvent  *event)
+{
+  static const FmCompactEvent empty;
+
+  g_return_val_if_fail (FMV_IS_STORE (self), FALSE);
+
+  /* Readable, not only held: a row just below the first row is still on screen until the
+   * list's next update, and its page is still there (the list drops it before the page
+   * goes, "releasing"). */
+  if (row >= self->first_page * PAGE_ROWS && row < fmv_store_get_n_rows (self))
+    {
+      fmv_store_get_event (self, row, event);
+      return TRUE;
+    }
+  /* every string id of a zeroed record is the empty string's */
+  fm_compact_event_view (&empty, 0, self->strings, event);
+  return FALSE;
 }
 
 gint64
@@ -146,11 +327,20 @@ fmv_store_get_memory_size (FmvStore *self)
 
   g_return_val_if_fail (FMV_IS_STORE (self), 0);
 
-  /* Only the used part of the last page counts: the rest was never touched. */
-  n_rows = fmv_store_get_n_rows (self);
+  /* The pages allocated, but only the used part of the last one: the rest was never
+   * touched. */
+  n_rows = fmv_store_get_n_rows (self) - self->first_page * PAGE_ROWS;
   return (gsize) n_rows * (sizeof (FmCompactEvent) + sizeof (guint64))
          + fm_strtab_get_memory (self->strings)
          + MAX_PAGES * 2 * sizeof (gpointer);
+}
+
+guint
+fmv_store_get_n_strings (FmvStore *self)
+{
+  g_return_val_if_fail (FMV_IS_STORE (self), 0);
+
+  return fm_strtab_get_n_strings (self->strings);
 }
 
 guint64

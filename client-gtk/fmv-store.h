@@ -1,14 +1,23 @@
-/* fmv-store.h: the viewer's backing store, an append-only array of compact events.
+/* fmv-store.h: the viewer's backing store, an array of compact events holding the newest
+ * N (the history depth).
  *
  * A million events must fit in little memory and never move once written, so rows are
  * kept as the daemon's ring keeps them (fm-compact-event.h): 58 bytes of fixed fields and
  * string ids, and the sequence number, each string a capture repeats held once. Nothing per row is a GObject;
  * fmv-event-list.c creates row objects only for the rows a view asks for.
  *
- * One thread appends; any number of threads may read the rows that existed when they
- * started (the filter and sort workers): chunks and offset pages are never reallocated,
- * and the tables that point at them have a fixed size, so appending never moves what a
- * reader looks at.
+ * Row numbers are absolute: the first row appended is 0 for the store's life, and the
+ * rows held are [first row, n rows). Past the depth the oldest rows go; their memory (and
+ * the strings only they named) is given back a whole page of rows at a time.
+ *
+ * One thread appends (the owner: the main thread for a store shown in a window, the
+ * loader's thread while a file is read); any number of threads may read rows that existed
+ * when they started (the filter, sort, analysis and save workers), each between
+ * fmv_store_hold() and fmv_store_unhold(): while any hold is out the oldest rows still
+ * leave the count (the first row moves on) but their memory stays, so a worker never reads
+ * a freed page or a string whose id was given to another; it goes when the last hold ends.
+ * On the owner's thread, "releasing" is emitted just before memory goes, so that a view
+ * holding row numbers drops the rows that go first.
  */
 #pragma once
 
@@ -21,23 +30,52 @@ G_BEGIN_DECLS
 #define FMV_TYPE_STORE (fmv_store_get_type ())
 G_DECLARE_FINAL_TYPE (FmvStore, fmv_store, FMV, STORE, GObject)
 
+/* The rows the store frees at once when the oldest go. */
+#define FMV_STORE_PAGE_ROWS 65536u
+
 FmvStore *fmv_store_new (void);
 
-/* Copies @event into the store and returns its row number. Returns FALSE (and stores
- * nothing) only when the store is full (about a billion rows, or 268 million distinct
- * strings). */
+/* Copies @event into the store and returns its row number; when that makes more rows than
+ * the depth, the oldest go. Returns FALSE (and stores nothing) only when the store is full
+ * (4 Gi rows appended in its life, a billion held, or 268 million distinct strings). */
 gboolean fmv_store_append (FmvStore      *self,
                            const FmEvent *event,
                            guint         *row_out);
 
-/* Rows appended so far; safe to call from any thread. */
-guint fmv_store_get_n_rows (FmvStore *self);
+/* The number of rows kept (0: no bound). A smaller depth lets the oldest rows go now.
+ * The owner's thread only. */
+void fmv_store_set_depth (FmvStore *self,
+                          guint     depth);
+guint fmv_store_get_depth (FmvStore *self);
 
-/* A view of row @row (< n_rows); its strings point into the store and stay valid as long
- * as the store lives. */
+/* One past the newest row appended (rows let go included); safe to call from any thread. */
+guint fmv_store_get_n_rows (FmvStore *self);
+/* The oldest row held: also how many were let go. Safe to call from any thread. */
+guint fmv_store_get_first_row (FmvStore *self);
+/* Whether row @row is held (first row <= @row < n rows). */
+gboolean fmv_store_has_row (FmvStore *self,
+                            guint     row);
+
+/* Removes from @rows (guint32 row numbers) those the store let go, keeping the order of
+ * the others; returns whether it removed any. */
+gboolean fmv_store_forget_gone_rows (FmvStore *self,
+                                     GArray   *rows);
+
+/* For a worker thread about to read rows: from the owner's thread before it starts, and
+ * unhold (from any thread) once it read its last row. See the header comment. */
+void fmv_store_hold (FmvStore *self);
+void fmv_store_unhold (FmvStore *self);
+
+/* A view of row @row (< n_rows, held, or read under a hold taken while it was); its
+ * strings point into the store and stay valid as long as the row's memory does. */
 void fmv_store_get_event (FmvStore *self,
                           guint     row,
                           FmEvent  *event);
+/* The same for a row that may have gone (a row object outliving its row): FALSE and an
+ * empty event (zeros, empty strings) when its memory has. The owner's thread. */
+gboolean fmv_store_get_event_if_held (FmvStore *self,
+                                      guint     row,
+                                      FmEvent  *event);
 
 /* Fast accessors for the hot loops (sorting, failure navigation). */
 gint64 fmv_store_get_result (FmvStore *self,
@@ -45,6 +83,8 @@ gint64 fmv_store_get_result (FmvStore *self,
 
 /* Bytes the store holds (records, strings, page table), for the measurements. */
 gsize fmv_store_get_memory_size (FmvStore *self);
+/* Distinct strings the store holds. */
+guint fmv_store_get_n_strings (FmvStore *self);
 
 /* The highest sequence number appended, 0 when empty. */
 guint64 fmv_store_get_last_seq (FmvStore *self);

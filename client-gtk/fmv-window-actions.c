@@ -551,7 +551,7 @@ toggle_bookmark_row_activated (GSimpleAction *action,
   FmvWindow *self = user_data;
   guint row = g_variant_get_uint32 (parameter);
 
-  if (row < fmv_store_get_n_rows (self->store))
+  if (fmv_store_has_row (self->store, row))
     fmv_bookmarks_toggle (self->bookmarks, row);
 }
 
@@ -696,6 +696,14 @@ edit_capture_filter_activated (GSimpleAction *action,
   fmv_window_edit_capture_filter (user_data);
 }
 
+static void
+history_depth_activated (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  fmv_window_edit_depth (user_data);
+}
+
 static const GActionEntry window_actions[] = {
   { .name = "start", .activate = start_activated },
   { .name = "stop", .activate = stop_activated },
@@ -710,6 +718,7 @@ static const GActionEntry window_actions[] = {
   { .name = "backend", .parameter_type = "s", .state = "'auto'" },
   { .name = "capture-filter", .parameter_type = "s", .state = "''" },
   { .name = "edit-capture-filter", .activate = edit_capture_filter_activated },
+  { .name = "history-depth", .activate = history_depth_activated },
   { .name = "add-filter-term", .parameter_type = "s", .activate = add_filter_term_activated },
   { .name = "analysis", .parameter_type = "s", .activate = analysis_activated },
   { .name = "add-highlight", .parameter_type = "s", .activate = add_highlight_activated },

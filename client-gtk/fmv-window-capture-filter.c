@@ -82,23 +82,12 @@ fmv_window_edit_capture_filter (FmvWindow *self)
 {
   g_autoptr(GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (self), "capture-filter");
   Editor *editor = g_new0 (Editor, 1);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *intro, *scrolled, *cancel, *apply_button;
+  GtkWidget *box;
+  GtkWidget *intro, *scrolled;
 
   editor->window = self;
-  editor->dialog = gtk_window_new ();
-  g_object_set_data_full (G_OBJECT (editor->dialog), "fmv-editor", editor, g_free);
-  gtk_window_set_title (GTK_WINDOW (editor->dialog), "Capture Filter");
-  gtk_window_set_transient_for (GTK_WINDOW (editor->dialog), GTK_WINDOW (self));
-  gtk_window_set_modal (GTK_WINDOW (editor->dialog), TRUE);
-  gtk_window_set_destroy_with_parent (GTK_WINDOW (editor->dialog), TRUE);
+  editor->dialog = fmv_window_new_dialog (self, "Capture Filter", editor, &box);
   gtk_window_set_default_size (GTK_WINDOW (editor->dialog), 760, 520);
-
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 12);
-  gtk_widget_set_margin_bottom (box, 12);
   intro = gtk_label_new ("The next capture keeps only the calls matching this filter (empty: all "
                          "of them). What the kernel can apply of it (syscalls, processes, "
                          "users, exact process names, failed calls) is applied there, at "
@@ -125,17 +114,8 @@ fmv_window_edit_capture_filter (FmvWindow *self)
                                  fmv_filter_reference_new (G_CALLBACK (example_clicked_cb), editor));
   gtk_box_append (GTK_BOX (box), scrolled);
 
-  gtk_widget_set_halign (buttons, GTK_ALIGN_END);
-  cancel = gtk_button_new_with_mnemonic ("_Cancel");
-  g_signal_connect (cancel, "clicked", G_CALLBACK (cancel_clicked_cb), editor);
-  apply_button = gtk_button_new_with_mnemonic ("_Apply");
-  gtk_widget_add_css_class (apply_button, "suggested-action");
-  g_signal_connect (apply_button, "clicked", G_CALLBACK (apply_clicked_cb), editor);
-  gtk_box_append (GTK_BOX (buttons), cancel);
-  gtk_box_append (GTK_BOX (buttons), apply_button);
-  gtk_box_append (GTK_BOX (box), buttons);
-
-  gtk_window_set_child (GTK_WINDOW (editor->dialog), box);
+  gtk_box_append (GTK_BOX (box), fmv_dialog_buttons (G_CALLBACK (cancel_clicked_cb),
+                                                     G_CALLBACK (apply_clicked_cb), editor));
   gtk_window_present (GTK_WINDOW (editor->dialog));
   gtk_widget_grab_focus (GTK_WIDGET (editor->entry));
   /* The Xvfb tests read this line. */

@@ -84,7 +84,7 @@ fmv_window_open_folder (FmvWindow *self,
   ShowItems *show;
   FmEvent ev;
 
-  if (row >= fmv_store_get_n_rows (self->store))
+  if (!fmv_store_has_row (self->store, row))
     return;
   fmv_store_get_event (self->store, row, &ev);
   path = g_strndup (ev.path, ev.path_len);

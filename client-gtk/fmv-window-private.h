@@ -71,6 +71,7 @@ struct _FmvWindow
   GtkSingleSelection *selection;
   FmvLive *live;              /* NULL in a window showing a file */
   GFile *file;                /* the capture shown, if any */
+  guint depth;                /* the history depth its stores get (fmv-window-depth.c) */
   GCancellable *cancellable;  /* loads and saves of this window */
   gboolean loading;
 
@@ -143,6 +144,29 @@ void fmv_window_setup_filter_help (FmvWindow *self);
  * (a GtkButton's "clicked", with @data), and its operators. */
 GtkWidget *fmv_filter_reference_new (GCallback example_clicked,
                                      gpointer  data);
+
+/* A modal dialog over @self, titled @title, owning @editor (freed with it), its content
+ * a vertical box with margins (@box). */
+GtkWidget *fmv_window_new_dialog (FmvWindow   *self,
+                                  const char  *title,
+                                  gpointer     editor,
+                                  GtkWidget  **box);
+/* Cancel and Apply at the end of a dialog's box, calling back with @data. */
+GtkWidget *fmv_dialog_buttons (GCallback cancel_clicked,
+                               GCallback apply_clicked,
+                               gpointer  data);
+
+/* fmv-window-depth.c */
+/* The persisted history depth, or the default. */
+guint fmv_window_load_depth (void);
+/* Sets (and persists) the depth: the oldest rows beyond it go now. */
+void fmv_window_set_depth (FmvWindow *self,
+                           guint      depth);
+void fmv_window_edit_depth (FmvWindow *self);
+/* "newest N kept, M older let go" once the store let rows go, else NULL. */
+char *fmv_window_dup_depth_status (FmvWindow *self);
+/* The status bar's count says it in full in its tooltip (the label may be ellipsized). */
+void fmv_window_update_depth_tooltip (FmvWindow *self);
 
 /* fmv-window-capture-filter.c */
 /* Opens the dialog that edits the capture filter (the action win.capture-filter's state,

@@ -169,6 +169,7 @@ fmv_window_update_status (FmvWindow *self)
   guint total = fmv_event_list_get_n_total (self->list);
   g_autofree char *counts = NULL;
   g_autofree char *subtitle = NULL;
+  g_autofree char *depth = fmv_window_dup_depth_status (self);
 
   if (self->status_message_source == 0)
     {
@@ -181,10 +182,17 @@ fmv_window_update_status (FmvWindow *self)
         counts = g_strdup_printf ("%'u event%s", total, total == 1 ? "" : "s");
       else
         counts = g_strdup_printf ("Showing %'u of %'u events", shown, total);
+      if (depth != NULL && !self->loading)
+        {
+          g_autofree char *events = g_steal_pointer (&counts);
+
+          counts = g_strdup_printf ("%s · %s", events, depth);
+        }
       /* The Xvfb tests read this line: it is what the status bar says. */
       if (g_strcmp0 (gtk_label_get_label (self->counts_label), counts) != 0)
         g_debug ("status bar: %s", counts);
       gtk_label_set_label (self->counts_label, counts);
+      fmv_window_update_depth_tooltip (self);
     }
 
   if (self->live != NULL)

@@ -165,6 +165,9 @@ list_items_changed_cb (GListModel *model,
                        guint       added,
                        FmvWindow  *self)
 {
+  /* rows the store let go left the list: their bookmarks go with them */
+  if (removed > 0)
+    fmv_bookmarks_forget_before (self->bookmarks, fmv_store_get_first_row (self->store));
   fmv_window_update_status (self);
   /* A refilter or resort (resetting) decides where to scroll in list_reset_cb. */
   if (added > 0 && !self->resetting && fmv_window_get_follow (self))
@@ -247,6 +250,7 @@ void
 fmv_window_set_store (FmvWindow *self,
                       FmvStore  *store)
 {
+  fmv_store_set_depth (store, self->depth);
   g_set_object (&self->store, store);
   /* Bookmarks are rows of the store they were made in. */
   fmv_bookmarks_clear (self->bookmarks);
@@ -504,6 +508,49 @@ detach_live (FmvWindow *self)
   g_clear_object (&self->live);
 }
 
+/* ---- dialogs ----------------------------------------------------------------------------- */
+
+GtkWidget *
+fmv_window_new_dialog (FmvWindow   *self,
+                       const char  *title,
+                       gpointer     editor,
+                       GtkWidget  **box)
+{
+  GtkWidget *dialog = gtk_window_new ();
+
+  g_object_set_data_full (G_OBJECT (dialog), "fmv-editor", editor, g_free);
+  gtk_window_set_title (GTK_WINDOW (dialog), title);
+  gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (self));
+  gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (dialog), TRUE);
+
+  *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  gtk_widget_set_margin_start (*box, 12);
+  gtk_widget_set_margin_end (*box, 12);
+  gtk_widget_set_margin_top (*box, 12);
+  gtk_widget_set_margin_bottom (*box, 12);
+  gtk_window_set_child (GTK_WINDOW (dialog), *box);
+  return dialog;
+}
+
+GtkWidget *
+fmv_dialog_buttons (GCallback cancel_clicked,
+                    GCallback apply_clicked,
+                    gpointer  data)
+{
+  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *cancel = gtk_button_new_with_mnemonic ("_Cancel");
+  GtkWidget *apply = gtk_button_new_with_mnemonic ("_Apply");
+
+  gtk_widget_set_halign (buttons, GTK_ALIGN_END);
+  g_signal_connect (cancel, "clicked", cancel_clicked, data);
+  gtk_widget_add_css_class (apply, "suggested-action");
+  g_signal_connect (apply, "clicked", apply_clicked, data);
+  gtk_box_append (GTK_BOX (buttons), cancel);
+  gtk_box_append (GTK_BOX (buttons), apply);
+  return buttons;
+}
+
 /* ---- opening files ---------------------------------------------------------------------- */
 
 gboolean
@@ -570,7 +617,7 @@ fmv_window_open_file (FmvWindow *self,
 
     fmv_window_set_store (self, empty);
   }
-  fmv_capture_load_async (file, self->cancellable, load_done_cb, g_object_ref (self));
+  fmv_capture_load_async (file, self->depth, self->cancellable, load_done_cb, g_object_ref (self));
 }
 
 /* ---- the rows' context menu -------------------------------------------------------------- */
@@ -880,7 +927,9 @@ fmv_window_init (FmvWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
+  self->depth = fmv_window_load_depth ();
   self->store = fmv_store_new ();
+  fmv_store_set_depth (self->store, self->depth);
   self->list = fmv_event_list_new (self->store);
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->list)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);

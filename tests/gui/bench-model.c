@@ -86,7 +86,7 @@ main (int argc, char *argv[])
   file = g_file_new_for_path (path);
   rss_before = rss_bytes ();
   start = g_get_monotonic_time ();
-  store = fmv_capture_load (file, NULL, NULL, NULL, &error);
+  store = fmv_capture_load (file, 0, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   seconds = (g_get_monotonic_time () - start) / 1e6;
   rss_after = rss_bytes ();

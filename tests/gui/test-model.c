@@ -643,7 +643,7 @@ test_capture_round_trip (void)
   g_assert_cmpuint (written, ==, 3001);
 
   file = g_file_new_for_path (path);
-  back = fmv_capture_load (file, NULL, &n_bad, NULL, &error);
+  back = fmv_capture_load (file, 0, NULL, &n_bad, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (n_bad, ==, 0);
   g_assert_cmpuint (fmv_store_get_n_rows (back), ==, 3001);
@@ -688,7 +688,7 @@ test_capture_saves_the_rows_shown (void)
   g_assert_cmpuint (written, ==, rows->len);
 
   file = g_file_new_for_path (path);
-  back = fmv_capture_load (file, NULL, NULL, NULL, &error);
+  back = fmv_capture_load (file, 0, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (fmv_store_get_n_rows (back), ==, rows->len);
   for (guint i = 0; i < rows->len; i++)
@@ -793,7 +793,7 @@ test_capture_skips_and_counts_bad_lines (void)
   g_string_truncate (text, text->len - 1);
   path = write_temp (text->str);
   file = g_file_new_for_path (path);
-  back = fmv_capture_load (file, NULL, &n_bad, &problem, &error);
+  back = fmv_capture_load (file, 0, NULL, &n_bad, &problem, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (fmv_store_get_n_rows (back), ==, 10);
   g_assert_cmpuint (n_bad, ==, 1);
@@ -810,13 +810,13 @@ test_capture_refuses_other_files (void)
   g_autoptr(GError) error = NULL;
   FmvStore *store;
 
-  store = fmv_capture_load (file, NULL, NULL, NULL, &error);
+  store = fmv_capture_load (file, 0, NULL, NULL, NULL, &error);
   g_assert_null (store);
   g_assert_error (error, FM_ERROR, FM_ERROR_PARSE);
   g_assert_nonnull (strstr (error->message, "line 1"));
   g_clear_error (&error);
 
-  store = fmv_capture_load (missing, NULL, NULL, NULL, &error);
+  store = fmv_capture_load (missing, 0, NULL, NULL, NULL, &error);
   g_assert_null (store);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_unlink (path);
