@@ -26,16 +26,7 @@ park_pointer
 wait_for_window "$tmp" depth 60
 cp "$tmp/depth.png" "$out/viewer-history-depth.png"
 
-save_all() {
-  local win
-  viewer_key ctrl+s
-  win=$(timeout 60 xdotool search --sync --onlyvisible --name 'Save All Events' | head -n 1)
-  [ -n "$win" ] || fail "no 'Save All Events' dialog"
-  xdotool windowfocus --sync "$win" key --clearmodifiers ctrl+a
-  xdotool type --delay 10 "$1"
-  xdotool key --clearmodifiers Return
-}
-save_all "$tmp/all.jsonl"
+save_through_chooser ctrl+s 'Save All Events' "$tmp/all.jsonl"
 wait_for_log "$tmp" 'saved: 100000 all' 120
 tail -n 100000 "$tmp/capture.jsonl" | cmp - "$tmp/all.jsonl" ||
   fail "Save All did not write the newest 100000 events"

@@ -36,12 +36,7 @@ wait_for_log "$tmp" "list shows 10000 of 10000 events" 60
 park_pointer
 wait_for_red "$tmp" 300 60 live-depth
 
-viewer_key ctrl+s
-win=$(timeout 60 xdotool search --sync --onlyvisible --name 'Save All Events' | head -n 1)
-[ -n "$win" ] || fail "no 'Save All Events' dialog"
-xdotool windowfocus --sync "$win" key --clearmodifiers ctrl+a
-xdotool type --delay 10 "$tmp/all.jsonl"
-xdotool key --clearmodifiers Return
+save_through_chooser ctrl+s 'Save All Events' "$tmp/all.jsonl"
 wait_for_log "$tmp" 'saved: 10000 all' 60
 [ "$(sed -n 's/.*"seq":\([0-9]*\),.*/\1/p' "$tmp/all.jsonl" | tr '\n' ' ')" = "$(seq -s ' ' 86001 96000) " ] ||
   fail "Save All did not write events 86001 to 96000"

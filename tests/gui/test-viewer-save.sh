@@ -23,17 +23,6 @@ viewer_key ctrl+f
 xdotool type --delay 20 'result<0'
 wait_for_log "$tmp" "list shows $n_failed of 3000 events" 60
 
-# save_through_chooser KEYS TITLE PATH: opens the chooser with KEYS, types PATH, saves.
-save_through_chooser() {
-  local keys=$1 title=$2 path=$3 win
-  viewer_key "$keys"
-  win=$(timeout 60 xdotool search --sync --onlyvisible --name "$title" | head -n 1)
-  [ -n "$win" ] || fail "no '$title' dialog"
-  xdotool windowfocus --sync "$win" key --clearmodifiers ctrl+a
-  xdotool type --delay 10 "$path"
-  xdotool key --clearmodifiers Return
-}
-
 save_through_chooser shift+ctrl+s 'Save the Events Shown' "$tmp/shown.jsonl"
 wait_for_log "$tmp" 'saved: ' 60
 grep -q "saved: $n_failed shown" "$tmp/viewer.log" || fail "the viewer says $(grep 'saved: ' "$tmp/viewer.log")"

@@ -342,3 +342,15 @@ click_until() {
 park_pointer() {
   xdotool mousemove 1279 799
 }
+
+# save_through_chooser KEYS TITLE PATH: opens a save dialog with KEYS (ctrl+s: Save All
+# Events; shift+ctrl+s: Save the Events Shown), types PATH into its name and saves.
+save_through_chooser() {
+  local keys=$1 title=$2 path=$3 win
+  viewer_key "$keys"
+  win=$(timeout 60 xdotool search --sync --onlyvisible --name "$title" | head -n 1)
+  [ -n "$win" ] || fail "no '$title' dialog"
+  xdotool windowfocus --sync "$win" key --clearmodifiers ctrl+a
+  xdotool type --delay 10 "$path"
+  xdotool key --clearmodifiers Return
+}
