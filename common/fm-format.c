@@ -69,6 +69,30 @@ fm_format_header (FmFormat format)
   return format == FM_FORMAT_CSV ? (FM_EVENT_FIELDS (CSV_COLUMN) "\r\n") + 1 : NULL;
 }
 
+/* GString appends with GLib 2.76's inline fast path (2.74, Debian 12's, calls
+ * g_string_insert_len for each, which was half of a dump's instructions): a copy while
+ * the string has room, the full call only to grow it. */
+static inline void
+put_len (GString *out, const char *s, gsize n)
+{
+  if (G_LIKELY (out->len + n < out->allocated_len))
+    {
+      memcpy (out->str + out->len, s, n);
+      out->len += n;
+      out->str[out->len] = '\0';
+    }
+  else
+    g_string_append_len (out, s, n);
+}
+
+static inline void
+put_str (GString *out, const char *s)
+{
+  put_len (out, s, strlen (s));
+}
+
+#define PUT_LIT(out, lit) put_len ((out), "" lit, sizeof (lit) - 1)
+
 static const char hex[] = "0123456789abcdef";
 
 /* Copies the run of printable ASCII other than '"' and '\\' at @p at once (what no
@@ -81,7 +105,7 @@ append_plain_run (GString *out, const guchar *p, const guchar *end)
   while (p < end && *p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
     p++;
   if (p > run)
-    g_string_append_len (out, (const char *) run, p - run);
+    put_len (out, (const char *) run, p - run);
   return p;
 }
 
@@ -100,16 +124,16 @@ append_json_string (GString *out, const char *s, gsize len)
         break;
       switch (*p)
         {
-        case '"': g_string_append (out, "\\\""); p++; continue;
-        case '\\': g_string_append (out, "\\\\"); p++; continue;
-        case '\n': g_string_append (out, "\\n"); p++; continue;
-        case '\t': g_string_append (out, "\\t"); p++; continue;
-        case '\r': g_string_append (out, "\\r"); p++; continue;
+        case '"': PUT_LIT (out, "\\\""); p++; continue;
+        case '\\': PUT_LIT (out, "\\\\"); p++; continue;
+        case '\n': PUT_LIT (out, "\\n"); p++; continue;
+        case '\t': PUT_LIT (out, "\\t"); p++; continue;
+        case '\r': PUT_LIT (out, "\\r"); p++; continue;
         default: break;
         }
       if (*p < 0x20 || *p == 0x7f)
         {
-          g_string_append (out, "\\u00");
+          PUT_LIT (out, "\\u00");
           g_string_append_c (out, hex[*p >> 4]);
           g_string_append_c (out, hex[*p & 15]);
           p++;
@@ -118,7 +142,7 @@ append_json_string (GString *out, const char *s, gsize len)
       n = fm_utf8_char_len (p, end - p);
       if (n == 0)
         {
-          g_string_append (out, "\\udc");
+          PUT_LIT (out, "\\udc");
           g_string_append_c (out, hex[*p >> 4]);
           g_string_append_c (out, hex[*p & 15]);
           p++;
@@ -131,7 +155,7 @@ append_json_string (GString *out, const char *s, gsize len)
           p += n;
           continue;
         }
-      g_string_append_len (out, (const char *) p, n);
+      put_len (out, (const char *) p, n);
       p += n;
     }
   g_string_append_c (out, '"');
@@ -169,13 +193,13 @@ append_c_escaped (GString *out, const char *s, gsize len, Escape mode)
         }
       if (*p == '\\')
         {
-          g_string_append (out, "\\\\");
+          PUT_LIT (out, "\\\\");
           p++;
           continue;
         }
       if (*p == '"')
         {
-          g_string_append (out, csv ? "\"\"" : "\\\"");
+          put_str (out, csv ? "\"\"" : "\\\"");
           p++;
           continue;
         }
@@ -185,17 +209,17 @@ append_c_escaped (GString *out, const char *s, gsize len, Escape mode)
           char buf[FM_ESCAPE_HEX_MAX];
 
           if (*p == '\n')
-            g_string_append (out, "\\n");
+            PUT_LIT (out, "\\n");
           else if (*p == '\t')
-            g_string_append (out, "\\t");
+            PUT_LIT (out, "\\t");
           else if (csv && *p == '\r')
-            g_string_append (out, "\\r");
+            PUT_LIT (out, "\\r");
           else
-            g_string_append_len (out, buf, fm_escape_hex (buf, p, n));
+            put_len (out, buf, fm_escape_hex (buf, p, n));
           p += n;
           continue;
         }
-      g_string_append_len (out, (const char *) p, n);
+      put_len (out, (const char *) p, n);
       p += n;
     }
 }
@@ -209,7 +233,7 @@ append_u64 (GString *out, guint64 v)
   do
     buf[--i] = (char) ('0' + v % 10);
   while ((v /= 10) != 0);
-  g_string_append_len (out, buf + i, sizeof buf - i);
+  put_len (out, buf + i, sizeof buf - i);
 }
 
 static void
@@ -238,7 +262,7 @@ errno_name (const FmEvent *e)
 #define JSONL_I64(m) append_i64 (out, e->m);
 #define JSONL_SYSCALL(m) \
   g_string_append_c (out, '"'); \
-  g_string_append (out, fm_syscall_name (e->m, name_buf)); \
+  put_str (out, fm_syscall_name (e->m, name_buf)); \
   g_string_append_c (out, '"');
 #define JSONL_BYTES(m) append_json_string (out, e->m, e->m##_len);
 #define JSONL_UTF8(m) append_json_string (out, e->m, e->m##_len);
@@ -246,12 +270,12 @@ errno_name (const FmEvent *e)
   if (errno_name (e) != NULL) \
     { \
       g_string_append_c (out, '"'); \
-      g_string_append (out, errno_name (e)); \
+      put_str (out, errno_name (e)); \
       g_string_append_c (out, '"'); \
     } \
   else \
-    g_string_append (out, "null");
-#define JSONL_KEYED(key, value) g_string_append (out, "\"" key "\":"); value g_string_append_c (out, ',');
+    PUT_LIT (out, "null");
+#define JSONL_KEYED(key, value) PUT_LIT (out, "\"" key "\":"); value g_string_append_c (out, ',');
 #define JSONL_FIELD_U64(m, key) JSONL_KEYED (key, JSONL_U64 (m))
 #define JSONL_FIELD_U32(m, key) JSONL_KEYED (key, JSONL_U32 (m))
 #define JSONL_FIELD_I64(m, key) JSONL_KEYED (key, JSONL_I64 (m))
@@ -283,7 +307,7 @@ append_u64_padded (GString *out, guint64 v, int width)
   g_assert (width > 0 && width < (int) sizeof buf);
   for (int i = width - 1; i >= 0; i--, v /= 10)
     buf[i] = (char) ('0' + v % 10);
-  g_string_append_len (out, buf, width);
+  put_len (out, buf, width);
 }
 
 /* The time of day, local, cached per second: localtime_r is the costliest part of a line. */
@@ -304,7 +328,7 @@ append_time_of_day (GString *out, guint64 time_ns)
       g_snprintf (cached, sizeof cached, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
       cached_sec = sec;
     }
-  g_string_append_len (out, cached, 8);
+  put_len (out, cached, 8);
   g_string_append_c (out, '.');
   append_u64_padded (out, usec, 6);
 }
@@ -315,7 +339,7 @@ append_text_path (GString *out, const char *path, gsize len, gboolean first)
 {
   if (len == 0)
     return first;
-  g_string_append (out, first ? "\"" : ", \"");
+  put_str (out, first ? "\"" : ", \"");
   append_c_escaped (out, path, len, ESC_TEXT);
   g_string_append_c (out, '"');
   return FALSE;
@@ -340,7 +364,7 @@ format_text (const FmEvent *e, GString *out)
   while (out->len - col < 24)
     g_string_append_c (out, ' ');
   g_string_append_c (out, ' ');
-  g_string_append (out, fm_syscall_name (e->syscall_nr, name_buf));
+  put_str (out, fm_syscall_name (e->syscall_nr, name_buf));
   g_string_append_c (out, '(');
   /* in the man page's order: symlink(target, linkpath), mount(source, target),
    * sendfile(out, in), though the event's path is the link, the mount point, the source */
@@ -358,14 +382,14 @@ format_text (const FmEvent *e, GString *out)
   if (e->detail_len > 0)
     {
       if (e->path_len > 0 || e->path2_len > 0)
-        g_string_append (out, ", ");
+        PUT_LIT (out, ", ");
       append_c_escaped (out, e->detail, e->detail_len, ESC_TEXT_DETAIL);
     }
-  g_string_append (out, ") = ");
-  g_string_append (out, fm_result_format (e->result, result_buf));
+  PUT_LIT (out, ") = ");
+  put_str (out, fm_result_format (e->result, result_buf));
   if (e->duration_ns > 0)
     {
-      g_string_append (out, " <");
+      PUT_LIT (out, " <");
       append_u64 (out, e->duration_ns / 1000000000);
       g_string_append_c (out, '.');
       append_u64_padded (out, e->duration_ns / 1000 % 1000000, 6);
@@ -395,12 +419,12 @@ append_csv_field (GString *out, const char *s, gsize len)
 #define CSV_U64(m) append_u64 (out, e->m); g_string_append_c (out, ',');
 #define CSV_U32(m) append_u64 (out, e->m); g_string_append_c (out, ',');
 #define CSV_I64(m) append_i64 (out, e->m); g_string_append_c (out, ',');
-#define CSV_SYSCALL(m) g_string_append (out, fm_syscall_name (e->m, name_buf)); g_string_append_c (out, ',');
+#define CSV_SYSCALL(m) put_str (out, fm_syscall_name (e->m, name_buf)); g_string_append_c (out, ',');
 #define CSV_BYTES(m) append_csv_field (out, e->m, e->m##_len); g_string_append_c (out, ',');
 #define CSV_UTF8(m) append_csv_field (out, e->m, e->m##_len); g_string_append_c (out, ',');
 #define CSV_ERRNO(m) \
   if (errno_name (e) != NULL) \
-    g_string_append (out, errno_name (e)); \
+    put_str (out, errno_name (e)); \
   g_string_append_c (out, ',');
 #define CSV_USER(m)
 #define CSV_FIELD(id, m, type, ...) CSV_##type (m)
@@ -413,7 +437,7 @@ format_csv (const FmEvent *e, GString *out)
   FM_EVENT_FIELDS (CSV_FIELD)
   /* the last field's comma becomes the record's end */
   g_string_truncate (out, out->len - 1);
-  g_string_append (out, "\r\n");
+  PUT_LIT (out, "\r\n");
 }
 
 void
