@@ -224,15 +224,29 @@ append_c_escaped (GString *out, const char *s, gsize len, Escape mode)
     }
 }
 
+/* Two digits a division: a time in ns has 19. */
+static const char digit_pairs[] =
+  "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+  "5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+
 static void
 append_u64 (GString *out, guint64 v)
 {
   char buf[24];
   int i = sizeof buf;
 
-  do
-    buf[--i] = (char) ('0' + v % 10);
-  while ((v /= 10) != 0);
+  for (; v >= 100; v /= 100)
+    {
+      i -= 2;
+      memcpy (buf + i, digit_pairs + 2 * (v % 100), 2);
+    }
+  if (v >= 10)
+    {
+      i -= 2;
+      memcpy (buf + i, digit_pairs + 2 * v, 2);
+    }
+  else
+    buf[--i] = (char) ('0' + v);
   put_len (out, buf + i, sizeof buf - i);
 }
 
