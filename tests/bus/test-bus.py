@@ -11,6 +11,7 @@ group rule), nobody (refused).
 
 import json
 import os
+import re
 import signal
 import socket
 import struct
@@ -884,11 +885,21 @@ def check_flood(tap, conn):
           (rss_before, peak, worst), flush=True)
 
 
+def saves_authorized():
+    """How many Save calls filemond has authorized so far (its log)."""
+    with open(os.environ["FILEMOND_LOG"], errors="replace") as log:
+        return sum(1 for line in log if re.search(r"Save from \S+ authorized", line))
+
+
 def check_stalled_saves(tap, conn):
     """Saves into FIFOs whose reader never reads (the caller holds the FIFO open itself),
     then the callers leave: every Save of anyone used to fail from then on. With
-    SaveStallSec=2 here they are abandoned, and one connection holds at most 2."""
+    SaveStallSec=15 here they are abandoned, and one connection holds at most 2. Root's
+    probing Save starts only once all 17 calls have reached the slot check (it would
+    take the slot of one still on its way), and the 16 in flight stay stalled for 15 s,
+    which only a hang of the machine outlasts."""
     fake_stap("normal", "forever")
+    authorized_before = saves_authorized()
     start(conn)
     wait_for(lambda: prop(conn, "EventCount") > 5000, 30)
     stop_if_running(conn)
@@ -916,6 +927,11 @@ def check_stalled_saves(tap, conn):
             Gio.DBusCallFlags.NONE, 60000, Gio.UnixFDList.new_from_array([fd]), None,
             lambda c, res, _: outcomes.append(_try_finish(c, res)), None)
         others.append(other)
+    def all_reached():
+        ctx.iteration(False)
+        return saves_authorized() >= authorized_before + 17
+    tap.check(wait_for(all_reached, 60), "/save/stall/all-calls-reached-the-daemon",
+              "%d authorized" % (saves_authorized() - authorized_before))
     out = os.open(os.path.join(os.environ["FILEMON_TEST_TMP"], "stall.out"),
                   os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     refusal = []
@@ -942,7 +958,7 @@ def check_stalled_saves(tap, conn):
             return True
         except GLib.Error:
             return False
-    tap.check(wait_for(saved, 30), "/save/stall/stalled-saves-abandoned",
+    tap.check(wait_for(saved, 60), "/save/stall/stalled-saves-abandoned",
               "%.1f s" % (time.monotonic() - t))
     print("# stalled saves freed after %.1f s" % (time.monotonic() - t), flush=True)
     os.close(out)
