@@ -915,7 +915,11 @@ def check_stalled_saves(tap, conn):
             Gio.DBusCallFlags.NONE, 60000, fds, None,
             lambda c, res, _: outcomes.append(_try_finish(c, res)), None)
     ctx = GLib.MainContext.default()
-    wait_for(lambda: ctx.iteration(False) or len(outcomes) >= 1, 10)
+
+    def replied():
+        ctx.iteration(False)
+        return len(outcomes) >= 1
+    wait_for(replied, 10)
     tap.check(outcomes and "LimitsExceeded" in outcomes[0],
               "/save/stall/third-save-of-one-connection-refused", outcomes)
     others = []
