@@ -8,6 +8,11 @@
  * leaves every trait free otherwise (pid>1, comm=ssh*, path~x, a word). Comparisons on
  * the syscall or on errno's text are decided by evaluating them on sample events, so
  * globs, regexes and != come out exact.
+ *
+ * The remainder is what the session still evaluates: a top-level conjunct that one
+ * exactly applied trait decides alone is true of every event the source delivers, since
+ * the kernel part's set for that trait is the meet of those conjuncts' sets and never
+ * wider than any of them.
  */
 #include "config.h"
 
@@ -481,6 +486,118 @@ fm_filter_kernel_part (const FmFilter *filter)
   g_return_val_if_fail (filter != NULL, NULL);
 
   return extract (filter->root, FALSE);
+}
+
+/* --- the remainder --------------------------------------------------------------------- */
+
+static gboolean
+box_restricts (const Box *b, FmFilterTraits t)
+{
+  if (b->matches_nothing)
+    return FALSE;
+  switch (t)
+    {
+    case FM_FILTER_TRAIT_SYSCALL: return b->syscalls != NULL;
+    case FM_FILTER_TRAIT_PID: return b->pids != NULL;
+    case FM_FILTER_TRAIT_UID: return b->uids != NULL;
+    case FM_FILTER_TRAIT_FAILED: return b->failed_only;
+    default: return FALSE;
+    }
+}
+
+/* The one trait that decides @n (negated: its negation) when @n's box holds exactly the
+ * events it matches, at every node below it too: a set past the maps' size, a value the
+ * kernel side cannot take (pid=0) or a comparison it cannot express (pid!=1) leaves the
+ * trait free, and an and or an or of such a free term and an exact one is not exact. A
+ * comparison of the result is exact only as result < 0: result=-2 also restricts to
+ * failed calls, but to fewer of them. 0 when no trait decides @n exactly. */
+static FmFilterTraits
+exact_trait (const Node *n, gboolean negated)
+{
+  FmFilterTraits t = 0;
+
+  switch (n->kind)
+    {
+    case N_NOT:
+      return exact_trait (n->kids[0], !negated);
+    case N_AND:
+    case N_OR:
+      t = exact_trait (n->kids[0], negated);
+      for (guint i = 1; i < n->n_kids && t != 0; i++)
+        if (exact_trait (n->kids[i], negated) != t)
+          t = 0;
+      break;
+    case N_NUM:
+      if (n->field == FM_FIELD_RESULT)
+        {
+          Op op = negated ? negate_op (n->op) : n->op;
+
+          return n->span == 1 && ((op == OP_LT && n->num == 0) || (op == OP_LE && n->num == -1))
+                 ? FM_FILTER_TRAIT_FAILED : 0;
+        }
+      /* fall through */
+    case N_IN_SET:
+      t = n->field == FM_FIELD_PID ? FM_FILTER_TRAIT_PID
+        : n->field == FM_FIELD_UID ? FM_FILTER_TRAIT_UID
+        : n->field == FM_FIELD_SYSCALL ? FM_FILTER_TRAIT_SYSCALL : 0;
+      break;
+    case N_STR:
+    case N_GLOB:
+    case N_REGEX:
+      t = !n->anywhere && n->field == FM_FIELD_SYSCALL ? FM_FILTER_TRAIT_SYSCALL : 0;
+      break;
+    default:
+      return 0;
+    }
+  if (t != 0)
+    {
+      g_autoptr(FmFilterKernel) b = extract (n, negated);
+
+      if (!box_restricts (b, t))
+        t = 0;
+    }
+  return t;
+}
+
+/* Whether the conjunct @n is true of every event a source delivers that applies the
+ * kernel part, the @exact traits exactly. */
+static gboolean
+applied_at_source (const Node *n, FmFilterTraits exact)
+{
+  return (exact_trait (n, FALSE) & exact) != 0;
+}
+
+/* The conjuncts of @n not applied at the source, shared, into @kept. */
+static void
+keep_conjuncts (Node *n, FmFilterTraits exact, GPtrArray *kept)
+{
+  if (n->kind == N_AND)
+    {
+      for (guint i = 0; i < n->n_kids; i++)
+        keep_conjuncts (n->kids[i], exact, kept);
+      return;
+    }
+  if (n->kind != N_TRUE && !applied_at_source (n, exact))
+    g_ptr_array_add (kept, fm_filter_node_ref (n));
+}
+
+FmFilter *
+fm_filter_kernel_remainder (const FmFilter *filter, FmFilterTraits exact)
+{
+  g_autoptr(GPtrArray) kept = g_ptr_array_new ();
+  Node *n;
+
+  g_return_val_if_fail (filter != NULL, NULL);
+
+  keep_conjuncts (filter->root, exact, kept);
+  if (kept->len == 0)
+    return NULL;
+  if (kept->len == 1)
+    return fm_filter_new_from_node (g_ptr_array_steal_index (kept, 0));
+  n = fm_filter_node_new (N_AND);
+  n->n_kids = kept->len;
+  n->kids = (Node **) g_ptr_array_steal (kept, NULL);
+  return fm_filter_new_from_node (n);
 }
 
 char *

@@ -36,6 +36,24 @@ typedef struct {
 FmFilterKernel *fm_filter_kernel_part (const FmFilter *filter);
 void fm_filter_kernel_free (FmFilterKernel *kernel);
 
+/* The traits of the kernel part a source applies exactly: it delivers an event only when
+ * the event's own field is in that set (the syscall it reports, its process id, its real
+ * user id, its result). A process name is no such trait: an execve renames the process
+ * between the entry the backends filter at and the event; neither is a path prefix: the
+ * backends pass the paths they cannot compare exactly (cut, deleted, a pseudo file). */
+typedef enum {
+  FM_FILTER_TRAIT_SYSCALL = 1 << 0,
+  FM_FILTER_TRAIT_PID = 1 << 1,
+  FM_FILTER_TRAIT_UID = 1 << 2,
+  FM_FILTER_TRAIT_FAILED = 1 << 3,
+} FmFilterTraits;
+
+/* What is left of @filter to evaluate on the events of a source that applies its kernel
+ * part, the @exact traits exactly: the filter without the conjuncts that one of those
+ * traits decides alone (pid=1 or pid=2, failed, syscall=open*), sharing the rest. NULL
+ * when nothing is left: every event such a source delivers matches @filter. */
+FmFilter *fm_filter_kernel_remainder (const FmFilter *filter, FmFilterTraits exact);
+
 /* "/a/b" from an absolute path: no trailing, doubled or "." components; NULL for a
  * relative path or one with "..", which the kernel side never reports. */
 char *fm_path_prefix_canonical (const char *path);

@@ -44,6 +44,7 @@ typedef enum {
 
 typedef struct _Node Node;
 struct _Node {
+  gint ref_count;       /* a filter's remainder (fm-filter-kernel.c) shares its conjuncts */
   NodeKind kind;
   Field field;
   gboolean anywhere;
@@ -79,6 +80,7 @@ typedef struct {
 Node *fm_filter_node_new (NodeKind kind);
 /* A filter holding @root (NULL: to be set), one reference. */
 FmFilter *fm_filter_new_from_node (Node *root);
+Node *fm_filter_node_ref (Node *n);
 void fm_filter_node_free (Node *n);
 Node *fm_filter_fail_at (Parser *ps, const char *at, const char *format, ...) G_GNUC_PRINTF (3, 4);
 void fm_filter_skip_space (Parser *ps);

@@ -15,10 +15,17 @@
 /* Deeper nesting than this is refused rather than recursed into. */
 #define MAX_DEPTH 200
 
+Node *
+fm_filter_node_ref (Node *n)
+{
+  g_atomic_int_inc (&n->ref_count);
+  return n;
+}
+
 void
 fm_filter_node_free (Node *n)
 {
-  if (n == NULL)
+  if (n == NULL || !g_atomic_int_dec_and_test (&n->ref_count))
     return;
   for (guint i = 0; i < n->n_kids; i++)
     fm_filter_node_free (n->kids[i]);
@@ -54,6 +61,7 @@ fm_filter_node_new (NodeKind kind)
 {
   Node *n = g_new0 (Node, 1);
 
+  n->ref_count = 1;
   n->kind = kind;
   n->span = 1;
   return n;

@@ -63,6 +63,7 @@ fmd_options_copy (const FmdOptions *options)
   copy->backend = g_strdup (options->backend);
   copy->filter_text = g_strdup (options->filter_text);
   copy->filter = fm_filter_ref (options->filter);
+  copy->remainder = options->remainder != NULL ? fm_filter_ref (options->remainder) : NULL;
   copy->syscalls = g_ptr_array_copy (options->syscalls, NULL, NULL);
   copy->pids = g_array_copy (options->pids);
   copy->follow_children = options->follow_children;
@@ -82,6 +83,7 @@ fmd_options_free (FmdOptions *options)
   g_clear_pointer (&options->backend, g_free);
   g_clear_pointer (&options->filter_text, g_free);
   g_clear_pointer (&options->filter, fm_filter_free);
+  g_clear_pointer (&options->remainder, fm_filter_free);
   g_clear_pointer (&options->syscalls, g_ptr_array_unref);
   g_clear_pointer (&options->pids, g_array_unref);
   g_clear_pointer (&options->uids, g_array_unref);
@@ -468,6 +470,13 @@ build_filter (FmdOptions  *options,
   options->failed_only = kernel->failed_only;
   g_strfreev (options->path_prefixes);
   options->path_prefixes = strv_of (kernel->path_prefixes);
+  /* with follow-children the backend takes the pids key's processes and their children,
+   * not the filter's pids */
+  g_clear_pointer (&options->remainder, fm_filter_free);
+  options->remainder = fm_filter_kernel_remainder (options->filter,
+                                                   FM_FILTER_TRAIT_SYSCALL | FM_FILTER_TRAIT_UID
+                                                   | FM_FILTER_TRAIT_FAILED
+                                                   | (options->follow_children ? 0 : FM_FILTER_TRAIT_PID));
   return TRUE;
 }
 

@@ -33,6 +33,9 @@ typedef struct {
   FmFilter *filter;          /* the filter and the older keys' conjuncts: every event the
                               * capture keeps matches it (pids with follow-children are
                               * the backend's alone: only it knows the descendants) */
+  FmFilter *remainder;       /* what of @filter the session evaluates: the backends apply
+                              * the kernel part's syscalls, pids, uids and failed-only
+                              * exactly (fm_filter_kernel_remainder()); NULL: nothing */
 
   /* The kernel part of @filter, for the backends. */
   GPtrArray *syscalls;       /* const FmSyscall *, never empty (all of them by default) */

@@ -1,10 +1,10 @@
 /* filemond-session.c: one capture at a time; see filemond-session.h.
  *
- * The options' filter (filemond-options.h) is evaluated here on every event even though
- * the backends apply its kernel part at the source: the kernel part is only implied by
- * the filter (comm=ssh* leaves the process name free there), and the backends filter
- * less than it says where they cannot (neither matches path prefixes in the kernel), so
- * a client never sees more than it asked for. FilteredCount counts what this drops.
+ * The options' filter (filemond-options.h) is evaluated here on every event, less what
+ * the backends have decided exactly at the source (its remainder): the kernel part is
+ * only implied by the filter (comm=ssh* leaves the process name free there), and the
+ * backends pass what they cannot compare exactly (a path cut or deleted), so a client
+ * never sees more than it asked for. FilteredCount counts what this drops.
  */
 #include "config.h"
 
@@ -155,7 +155,7 @@ sink_event (const FmEvent *event,
 {
   FmdSession *self = user_data;
 
-  if (!fm_filter_match (self->options->filter, event))
+  if (self->options->remainder != NULL && !fm_filter_match (self->options->remainder, event))
     {
       self->filtered_count++;
       return;

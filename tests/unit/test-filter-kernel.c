@@ -281,6 +281,18 @@ passes (const FmFilterKernel *k, const FmEvent *e)
          (!k->failed_only || e->result < 0) && path_ok;
 }
 
+/* The traits of the kernel part every backend applies exactly. */
+static gboolean
+passes_exact (const FmFilterKernel *k, const FmEvent *e)
+{
+  return !k->matches_nothing && has_u32 (k->syscalls, e->syscall_nr) &&
+         has_u32 (k->pids, e->pid) && has_u32 (k->uids, e->uid) &&
+         (!k->failed_only || e->result < 0);
+}
+
+#define EXACT (FM_FILTER_TRAIT_SYSCALL | FM_FILTER_TRAIT_PID | FM_FILTER_TRAIT_UID | \
+               FM_FILTER_TRAIT_FAILED)
+
 /* Comparisons on every field of the table, values the events below take and miss. */
 static const char *const atoms[] = {
   "pid=1", "pid=2", "pid!=1", "pid>1", "pid<=2", "ppid=1", "tid=2",
@@ -360,7 +372,7 @@ test_sound_on_random_filters (void)
   guint32 seed = seed_text != NULL ? (guint32) strtoul (seed_text, NULL, 10) : 21;
   g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
   g_autofree FmEvent *events = g_new (FmEvent, N_EVENTS);
-  guint restricted = 0, matched = 0, dropped = 0;
+  guint restricted = 0, matched = 0, dropped = 0, reduced = 0, emptied = 0;
 
   g_test_message ("seed %u (FILEMON_TEST_SEED=%u repeats this run)", seed, seed);
   for (guint i = 0; i < N_EVENTS; i++)
@@ -371,18 +383,38 @@ test_sound_on_random_filters (void)
       g_autoptr(GString) text = g_string_new (NULL);
       g_autoptr(FmFilter) filter = NULL;
       g_autoptr(FmFilterKernel) k = NULL;
+      g_autoptr(FmFilter) remainder = NULL;
       g_autofree char *kernel = NULL;
 
       random_filter (rand, text, g_rand_int_range (rand, 0, 5));
+      /* top-level conjuncts, some of which the source decides */
+      if (g_rand_boolean (rand))
+        {
+          g_string_prepend (text, "(");
+          g_string_append (text, ") and ");
+          random_filter (rand, text, g_rand_int_range (rand, 0, 3));
+        }
       filter = compile (text->str);
       k = fm_filter_kernel_part (filter);
       kernel = describe (k);
       if (*kernel != '\0')
         restricted++;
+      remainder = fm_filter_kernel_remainder (filter, EXACT);
+      emptied += remainder == NULL;
       for (guint i = 0; i < N_EVENTS; i++)
         {
           gboolean m = fm_filter_match (filter, &events[i]);
           gboolean p = passes (k, &events[i]);
+          gboolean r = remainder == NULL || fm_filter_match (remainder, &events[i]);
+
+          /* on what the source delivers, the remainder decides as the whole filter */
+          if (passes_exact (k, &events[i]) && r != m)
+            g_error ("seed %u: “%s” %s event %u (pid %u uid %u syscall %s result %"
+                     G_GINT64_FORMAT ") that passes its kernel part “%s”, its remainder "
+                     "does not", seed, text->str, m ? "matches" : "does not match", i,
+                     events[i].pid, events[i].uid,
+                     fm_syscall_by_nr (events[i].syscall_nr)->name, events[i].result, kernel);
+          reduced += r && !m;   /* only outside the kernel part, by the check above */
 
           if (m && !p)
             g_error ("seed %u: “%s” matches event %u (pid %u uid %u comm “%s” syscall %s "
@@ -395,12 +427,94 @@ test_sound_on_random_filters (void)
         }
     }
   g_test_message ("%u of %d filters restricted the kernel side; %u matches, %u of %u "
-                  "filter-event pairs dropped in the kernel", restricted, N_FILTERS, matched,
-                  dropped, N_FILTERS * N_EVENTS);
+                  "filter-event pairs dropped in the kernel; %u remainders empty, %u "
+                  "pairs the remainder alone would take", restricted, N_FILTERS, matched,
+                  dropped, N_FILTERS * N_EVENTS, emptied, reduced);
   /* a kernel part that restricted nothing would pass this check vacuously */
   g_assert_cmpuint (restricted, >, N_FILTERS / 4);
   g_assert_cmpuint (dropped, >, N_FILTERS * N_EVENTS / 10);
   g_assert_cmpuint (matched, >, N_FILTERS * N_EVENTS / 20);
+  /* the remainders left conjuncts out (events outside the kernel part they would take)
+   * and some were empty */
+  g_assert_cmpuint (reduced, >, N_FILTERS * N_EVENTS / 50);
+  g_assert_cmpuint (emptied, >, N_FILTERS / 50);
+}
+
+/* Which conjuncts the remainder keeps, case by case. */
+static const struct {
+  const char *filter;
+  const char *remainder;   /* an event matching it; NULL: nothing is left */
+  const char *kept;        /* a conjunct that must be kept: an event failing only it */
+} remainder_cases[] = {
+  { "pid=5 and failed and syscall=open*", NULL, NULL },
+  { "(pid=1 or pid=2) and uid=1000 and result<0", NULL, NULL },
+  { "", NULL, NULL },
+  { "pid=5 and comm=sshd", "comm=sshd", "comm=cat" },
+  { "failed and path=/etc/*", "path=/etc/*", "path=/tmp/x" },
+  { "result=-2 and pid=5", "result=-2", "result=-13" },
+  { "not failed and pid=5", "not failed", "result=-13" },
+  { "pid=0 and syscall=openat", "pid=0", "pid=7" },
+  { "pid=1 or failed", "pid=1 or failed", "pid=2" },
+  { "not (pid=1 or pid=2)", "not (pid=1 or pid=2)", "pid=1" },
+};
+
+static void
+set_event (FmEvent *e, const char *what)
+{
+  /* a successful openat of /etc/passwd by sshd, pid 5, uid 1000, then @what */
+  memset (e, 0, sizeof *e);
+  e->pid = 5;
+  e->uid = 1000;
+  e->syscall_nr = fm_syscall_by_name ("openat")->nr;
+  fm_event_set_strings (e, "sshd", "/etc/passwd", "", "");
+  if (g_str_equal (what, "comm=cat"))
+    fm_event_set_strings (e, "cat", "/etc/passwd", "", "");
+  else if (g_str_equal (what, "path=/tmp/x"))
+    fm_event_set_strings (e, "sshd", "/tmp/x", "", "");
+  else if (g_str_equal (what, "result=-13"))
+    e->result = -13;
+  else if (g_str_equal (what, "pid=7"))
+    e->pid = 7;
+  else if (g_str_equal (what, "pid=2"))
+    e->pid = 2;
+  else if (g_str_equal (what, "pid=1"))
+    e->pid = 1;
+}
+
+static void
+test_remainder (void)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (remainder_cases); i++)
+    {
+      g_autoptr(FmFilter) filter = compile (remainder_cases[i].filter);
+      g_autoptr(FmFilter) remainder = fm_filter_kernel_remainder (filter, EXACT);
+      FmEvent e;
+
+      if (remainder_cases[i].remainder == NULL)
+        {
+          g_assert_null (remainder);
+          continue;
+        }
+      g_assert_nonnull (remainder);
+      set_event (&e, remainder_cases[i].kept);
+      g_assert_false (fm_filter_match (remainder, &e));
+    }
+}
+
+/* With the pid not applied exactly (follow-children), pid conjuncts stay. */
+static void
+test_remainder_of_fewer_traits (void)
+{
+  g_autoptr(FmFilter) filter = compile ("pid=5 and failed");
+  g_autoptr(FmFilter) remainder = fm_filter_kernel_remainder (filter, EXACT & ~FM_FILTER_TRAIT_PID);
+  FmEvent e;
+
+  g_assert_nonnull (remainder);
+  set_event (&e, "pid=7");
+  e.result = -2;
+  g_assert_false (fm_filter_match (remainder, &e));
+  e.pid = 5;
+  g_assert_true (fm_filter_match (remainder, &e));
 }
 
 int
@@ -414,5 +528,7 @@ main (int argc, char **argv)
   g_test_add_func ("/filter/kernel/sets-past-bounds-are-free", test_bounds);
   g_test_add_func ("/filter/kernel/built-filters-same-model", test_built);
   g_test_add_func ("/filter/kernel/sound-on-random-filters", test_sound_on_random_filters);
+  g_test_add_func ("/filter/kernel/remainder-keeps-what-the-source-cannot-decide", test_remainder);
+  g_test_add_func ("/filter/kernel/remainder-of-fewer-traits", test_remainder_of_fewer_traits);
   return g_test_run ();
 }
