@@ -5,10 +5,11 @@
  * name, whether it failed, and whether its path is below a prefix. From a filter comes
  * such a description that holds for every event the filter matches (the filter implies
  * it): what the filter says on those traits through and, or and not, as far as these sets
- * can express it; whatever they cannot leaves that trait unrestricted. The filter itself
- * is still evaluated on each event the backend delivers, so a kernel part that is wider
- * than the filter costs only work, never a wrong event; one that was narrower would lose
- * events, which is why nothing is ever guessed.
+ * can express it; whatever they cannot leaves that trait unrestricted. What the kernel
+ * part does not decide exactly (its remainder, below) is still evaluated on each event
+ * the backend delivers, so a kernel part that is wider than the filter costs only work,
+ * never a wrong event; one that was narrower would lose events, which is why nothing is
+ * ever guessed.
  */
 #pragma once
 

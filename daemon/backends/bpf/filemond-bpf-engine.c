@@ -410,6 +410,51 @@ fill_u32_map (struct bpf_map  *map,
   return TRUE;
 }
 
+/* The prefixes as the program compares them (struct fmd_bpf_prefix). */
+static gboolean
+fill_prefixes (struct bpf_map      *map,
+               const char *const   *path_prefixes,
+               GError             **error)
+{
+  guint n = g_strv_length ((GStrv) path_prefixes);
+  g_autofree struct fmd_bpf_prefix *prefix = g_new0 (struct fmd_bpf_prefix, 1);
+
+  G_STATIC_ASSERT (FMD_OPTIONS_MAX_PREFIXES <= FMD_BPF_MAX_PREFIXES);
+  G_STATIC_ASSERT (FMD_OPTIONS_MAX_PREFIX_BYTES <= FMD_BPF_PATH_MAX);
+
+  if (n > FMD_BPF_MAX_PREFIXES)
+    {
+      g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+                   "%u path prefixes given; the kernel filter holds at most %u", n,
+                   FMD_BPF_MAX_PREFIXES);
+      return FALSE;
+    }
+  for (guint32 i = 0; i < n; i++)
+    {
+      gsize len = strlen (path_prefixes[i]);
+      int err;
+
+      if (path_prefixes[i][0] != '/' || len > FMD_BPF_PATH_MAX)
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+                       "path prefix “%s” is not an absolute path of at most %u bytes",
+                       path_prefixes[i], FMD_BPF_PATH_MAX);
+          return FALSE;
+        }
+      memset (prefix, 0, sizeof *prefix);
+      prefix->len = len - 1;
+      memcpy (prefix->text, path_prefixes[i] + 1, len - 1);
+      err = bpf_map__update_elem (map, &i, sizeof i, prefix, sizeof *prefix, BPF_ANY);
+      if (err != 0)
+        {
+          g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
+                       "bpf: cannot fill the path prefix filter: %s", g_strerror (-err));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* The program's one-load pre-check of a pid or uid filter: a bit per key (modulo the size). */
 static void
 set_hints (__u64  *hint,
@@ -487,6 +532,10 @@ fmd_bpf_engine_configure (FmdBpfEngine      *self,
         }
     }
 
+  if (!fill_prefixes (self->skel->maps.prefixes, (const char *const *) options->path_prefixes,
+                      error))
+    return FALSE;
+
   set_hints (self->skel->data_hot->pid_hint, options->pids);
   set_hints (self->skel->data_hot->uid_hint, options->uids);
   settings->self_tgid = getpid ();
@@ -495,6 +544,7 @@ fmd_bpf_engine_configure (FmdBpfEngine      *self,
   settings->filter_uids = options->uids->len > 0;
   settings->filter_comms = n_comms > 0;
   settings->failed_only = options->failed_only;
+  settings->n_prefixes = g_strv_length (options->path_prefixes);
   /* a cached engine may come back with its last wake-up not yet read */
   self->skel->bss->reader_woken = 0;
   __atomic_store_n (&settings->generation, generation, __ATOMIC_SEQ_CST);

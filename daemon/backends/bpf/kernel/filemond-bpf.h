@@ -62,8 +62,17 @@ struct fmd_bpf_settings {
   __u8 filter_uids;
   __u8 filter_comms;
   __u8 failed_only;
-  __u8 pad[7];
+  __u8 n_prefixes;         /* path or path2 below one of prefixes[0, n) */
+  __u8 pad[6];
 };
+
+/* A path prefix of the capture, canonical ("/a/b"; "/" alone for every path), held
+ * without its leading '/': "a/b", "". */
+struct fmd_bpf_prefix {
+  __u32 len;
+  char text[FMD_BPF_PATH_MAX];
+};
+#define FMD_BPF_MAX_PREFIXES 64
 
 /* Flags of a record. */
 #define FMD_BPF_F_PATH_TRUNCATED   (1u << 0)  /* the walk of the base lost its start (too deep) */

@@ -182,6 +182,13 @@ struct {
   __type (value, __u8);
 } comms SEC (".maps");
 
+struct {
+  __uint (type, BPF_MAP_TYPE_ARRAY);
+  __uint (max_entries, FMD_BPF_MAX_PREFIXES);
+  __type (key, __u32);
+  __type (value, struct fmd_bpf_prefix);
+} prefixes SEC (".maps");
+
 static __always_inline void
 count_drop (__u32 reason)
 {
@@ -566,6 +573,135 @@ dirfd_at (const __u64 *args,
   return index < 6 ? (__s64) (int) args[index & 7] : AT_FDCWD;
 }
 
+/* The record's path and path2 against each prefix of the capture, as the daemon will
+ * show the paths (fmd_bpf_path_tidy: their empty and "." components dropped), component
+ * by component: one bpf_loop over every byte compared, so that the verifier sees its step
+ * once. */
+struct below {
+  const char *data;      /* sp->data: path is data[0, len[0]), path2 data[start[1], ...) */
+  __u32 start[2];
+  __u32 len[2];
+  __u32 k;               /* the prefix compared, prefixes[k] */
+  __u32 which;           /* 0: path, 1: path2 */
+  __u32 fresh;           /* the comparison of prefix k with path `which` begins */
+  __u32 i;               /* the next byte of the path, from its start */
+  __u32 j;               /* the next byte of the prefix */
+  __u32 comparing;       /* inside a component; else at the start of one */
+  __u32 below;
+};
+
+#define DATA_MASK (4 * FMD_BPF_PATH_MAX - 1)
+
+/* This comparison failed: on to the next path, or the next prefix. */
+static __always_inline long
+below_next (struct below *b)
+{
+  b->fresh = 1;
+  if (++b->which < 2)
+    return 0;
+  b->which = 0;
+  b->k++;
+  return b->k >= settings.n_prefixes || b->k >= FMD_BPF_MAX_PREFIXES;
+}
+
+static long
+below_step (__u32 index __attribute__((unused)), void *data)
+{
+  struct below *b = data;
+  __u32 k = b->k;
+  const struct fmd_bpf_prefix *prefix = bpf_map_lookup_elem (&prefixes, &k);
+  __u32 w = b->which & 1;
+  __u32 start = b->start[w], len = b->len[w];
+  int at_end;
+  char c, p;
+
+  if (prefix == NULL)
+    return 1;
+  if (b->fresh)
+    {
+      b->fresh = 0;
+      b->i = 1;
+      b->j = 0;
+      b->comparing = 0;
+      if (len == 0 || b->data[start & DATA_MASK] != '/' || prefix->len >= FMD_BPF_PATH_MAX)
+        return below_next (b);
+    }
+  at_end = b->i >= len;
+  c = at_end ? '\0' : b->data[(start + b->i) & DATA_MASK];
+
+  if (!b->comparing)
+    {
+      if (!at_end && c == '/')
+        {
+          b->i++;
+          return 0;
+        }
+      if (!at_end && c == '.'
+          && (b->i + 1 >= len || b->data[(start + b->i + 1) & DATA_MASK] == '/'))
+        {
+          b->i++;
+          return 0;
+        }
+      if (b->j >= prefix->len)
+        {
+          b->below = 1;
+          return 1;
+        }
+      if (at_end)
+        return below_next (b);
+      /* past the '/' between the prefix's components */
+      if (b->j > 0)
+        b->j++;
+      b->comparing = 1;
+      return 0;
+    }
+  p = b->j < prefix->len ? prefix->text[b->j & PATH_MASK] : '/';
+  if (p == '/')
+    {
+      /* the prefix's component ended: so must the path's */
+      if (at_end || c == '/')
+        {
+          b->comparing = 0;
+          return 0;
+        }
+      return below_next (b);
+    }
+  if (at_end || c != p)
+    return below_next (b);
+  b->i++;
+  b->j++;
+  return 0;
+}
+
+/* The flags of a path the daemon shows otherwise than as its bytes tidied: a walk cut
+ * short ("..."), a deleted file (" (deleted)"), a pseudo file ("pipe:[1]"), a string cut
+ * at PATH_MAX, an empty or NULL one. Such an event passes the prefixes: the session
+ * compares what it shows. */
+#define SHOWN_OTHERWISE \
+  (FMD_BPF_F_PATH_TRUNCATED | FMD_BPF_F_PATH_UNREACHABLE | FMD_BPF_F_PATH_DELETED \
+   | FMD_BPF_F_PATH_EMPTY | FMD_BPF_F_PATH_NULL | FMD_BPF_F_PATH_CUT \
+   | FMD_BPF_F_PATH2_TRUNCATED | FMD_BPF_F_PATH2_UNREACHABLE | FMD_BPF_F_PATH2_CUT)
+
+/* Whether the record's path or path2 (in sp->data) is one of the capture's prefixes or
+ * below it. */
+static __noinline int
+paths_wanted (struct scratch               *sp,
+              const struct fmd_bpf_record  *rec)
+{
+  struct below b = {
+    .data = sp->data,
+    .start = { 0, rec->path_len + 1 },
+    .len = { rec->path_len, rec->path2_len },
+    .fresh = 1,
+  };
+
+  if (rec->flags & SHOWN_OTHERWISE)
+    return 1;
+  /* each step moves along a path or a prefix, or enters a component, or moves on */
+  bpf_loop (FMD_BPF_MAX_PREFIXES * 2 * 3 * FMD_BPF_PATH_MAX, below_step, &b, 0);
+  return b.below;
+}
+
 /* --- entry ------------------------------------------------------------------------------ */
 
 static __always_inline void
@@ -838,6 +974,9 @@ exit_captured (__u64 *ctx,
     }
   else
     pos = append (sp, pos, "", 0);
+
+  if (settings.n_prefixes > 0 && !paths_wanted (sp, rec))
+    return 0;
 
   rec->str_len = 0;
   if (sc->str_arg < 6)
