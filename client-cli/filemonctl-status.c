@@ -127,6 +127,8 @@ fmctl_cmd_status (int argc, char **argv)
   printf ("Events:       %" G_GUINT64_FORMAT " captured\n", fm_filemond1_get_event_count (proxy));
   printf ("Dropped:      %" G_GUINT64_FORMAT " (lost before the buffer)\n",
           fm_filemond1_get_dropped_count (proxy));
+  printf ("Filtered:     %" G_GUINT64_FORMAT " (delivered, then dropped by the filter in filemond)\n",
+          fm_filemond1_get_filtered_count (proxy));
   printf ("Overwritten:  %" G_GUINT64_FORMAT " (oldest events the full buffer replaced)\n",
           fm_filemond1_get_overwritten_count (proxy));
   printf ("Buffer:       %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " events (%u%%)",

@@ -126,6 +126,7 @@ update_counters (FmdService *self)
 
   fm_filemond1_set_event_count (iface, fmd_session_get_event_count (self->session));
   fm_filemond1_set_dropped_count (iface, fmd_session_get_dropped_count (self->session));
+  fm_filemond1_set_filtered_count (iface, fmd_session_get_filtered_count (self->session));
   fm_filemond1_set_overwritten_count (iface, fmd_ring_get_overwritten (self->ring));
   fm_filemond1_set_buffered_count (iface, n_events);
   fm_filemond1_set_first_seq (iface, n_events > 0 ? fmd_ring_get_first_seq (self->ring) : 0);
@@ -158,6 +159,9 @@ status_cb (gpointer user_data)
 {
   FmdService *self = user_data;
   FmdState state = fmd_session_get_state (self->session);
+
+  /* a capture whose filter drops every call appends nothing to the ring */
+  update_counters (self);
 
   sd_notifyf (0, "STATUS=%s%s%s: %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT
               " dropped, %" G_GUINT64_FORMAT " buffered, %u subscribers, %u streams",

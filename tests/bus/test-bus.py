@@ -743,6 +743,18 @@ def check_filter(tap, conn):
     tap.check(opts.get("comms") == ["cat", "rm", "mv"] and opts.get("path-prefixes") == ["/home/user"]
               and opts.get("failed-only") is False, "/filter/combined-options-kernel-part", opts)
 
+    # FilteredCount: what the backend delivered and filemond's filter dropped. The syscall
+    # and failed calls are the backend's (the module prints no other record); a glob on
+    # the process name is filemond's alone: 12 records, one of them sshd's.
+    before = prop(conn, "FilteredCount")
+    capture_with(conn, {"filter": GLib.Variant("s", "syscall=openat and failed")})
+    tap.check(prop(conn, "FilteredCount") == before, "/filter/kernel-part-not-counted",
+              prop(conn, "FilteredCount") - before)
+    opts, events = capture_with(conn, {"filter": GLib.Variant("s", "comm=ss*")})
+    tap.check(len(events) == 1 and prop(conn, "FilteredCount") == before + 11,
+              "/filter/user-space-part-counted",
+              (len(events), prop(conn, "FilteredCount") - before))
+
     for name, text, want in [
             ("unclosed", "pid=1 and (comm=x", "column 18: expected ) to close the ( at column 11"),
             ("bad-number", "pid=x", "column 5: expected a number"),

@@ -238,7 +238,7 @@ control)
   if wait_captured; then ok "/control/events-arrive"; else not_ok "/control/events-arrive"; fi
   run_ctl fmtest "$tmp/out" "$tmp/err" status
   if [ "$rc" = 0 ] && grep -q "^State: *running" "$tmp/out" && grep -q "^Backend: *stap" "$tmp/out" &&
-     grep -q "^Events: *[1-9]" "$tmp/out" && grep -q "^Dropped: *[0-9]" "$tmp/out" &&
+     grep -q "^Events: *[1-9]" "$tmp/out" && grep -q "^Dropped: *[0-9]" "$tmp/out" && grep -q "^Filtered: *[0-9]" "$tmp/out" &&
      grep -q "^Buffer: *[1-9][0-9]* of [1-9]" "$tmp/out" && grep -q "^Started at: " "$tmp/out" &&
      grep -q "syscalls=\['openat', 'unlink', 'rename'\]" "$tmp/out"; then
     ok "/control/status-running-shows-backend-counters-buffer-options"

@@ -55,6 +55,68 @@ emit_filters (GString *s, const FmdOptions *options)
     g_string_append (s, "  if (!(fm_comm() in fm_comms)) return 0\n");
 }
 
+/* Whether the script compares the path prefixes itself. It compares the quoted forms of
+ * the paths (string_quoted), in which printable ASCII other than " and \ stands for
+ * itself: a prefix made of such bytes alone is found there as it is. A prefix with other
+ * bytes (UTF-8 names) leaves every prefix to the session. */
+static gboolean
+tests_prefixes (const FmdOptions *options)
+{
+  if (options->path_prefixes[0] == NULL)
+    return FALSE;
+  for (guint i = 0; options->path_prefixes[i] != NULL; i++)
+    for (const char *c = options->path_prefixes[i]; *c != '\0'; c++)
+      if (*c < 0x20 || *c > 0x7e || *c == '"' || *c == '\\')
+        return FALSE;
+  return TRUE;
+}
+
+/* The path the parser makes of a name and its base (filemond-stap-parser.c: "-" and an
+ * unread 0x... are empty, an fd's or an empty name's path is the base, a relative name is
+ * base/name, a base "/" giving "/name") below one of the prefixes, decided on the quoted
+ * forms. Passed when it cannot be told there: a string cut short. */
+static const char prefix_functions[] =
+  "function fm_unset:long (q:string) {\n"
+  "  return q == \"-\" || substr(q, 0, 2) == \"0x\"\n"
+  "}\n"
+  "function fm_cut:long (q:string) {\n"
+  "  return substr(q, strlen(q) - 1, 1) != \"\\\"\"   # cut: \"...\" follows\n"
+  "}\n"
+  "# q (quoted) from its byte at, up to the end of a component: does it start with r?\n"
+  "function fm_starts:long (q:string, at:long, r:string) {\n"
+  "  n = strlen(r)\n"
+  "  if (substr(q, at, n) != r) return 0\n"
+  "  c = substr(q, at + n, 1)\n"
+  "  return c == \"/\" || c == \"\\\"\"\n"
+  "}\n"
+  "function fm_below:long (q:string) {\n"
+  "  if (fm_unset(q)) return 0\n"
+  "  if (fm_cut(q)) return 1\n"
+  "  foreach (p in fm_prefixes)\n"
+  "    if (p == \"\\\"/\" || fm_starts(q, 0, p)) return 1   # \"/ is the root\n"
+  "  return 0\n"
+  "}\n"
+  "# the relative name sp against base sb, which no prefix holds: is base/name below one?\n"
+  "function fm_below_rel:long (sp:string, sb:string) {\n"
+  "  if (fm_cut(sp) || fm_cut(sb)) return 1\n"
+  "  b = substr(sb, 0, strlen(sb) - 1)   # the base without its closing quote\n"
+  "  m = strlen(b)\n"
+  "  foreach (p in fm_prefixes) {\n"
+  "    if (b == \"\\\"/\") {   # the root: the path is / and the name\n"
+  "      if (fm_starts(sp, 1, substr(p, 2, strlen(p) - 2))) return 1\n"
+  "    } else if (substr(p, 0, m) == b && substr(p, m, 1) == \"/\") {\n"
+  "      if (fm_starts(sp, 1, substr(p, m + 1, strlen(p) - m - 1))) return 1\n"
+  "    }\n"
+  "  }\n"
+  "  return 0\n"
+  "}\n"
+  "function fm_wanted:long (sp:string, sb:string) {\n"
+  "  if (fm_unset(sp) || sp == \"\\\"\\\"\") return fm_below(sb)\n"
+  "  if (substr(sp, 0, 2) == \"\\\"/\") return fm_below(sp)\n"
+  "  if (fm_unset(sb)) return 0\n"
+  "  return fm_below(sb) || fm_below_rel(sp, sb)\n"
+  "}\n\n";
+
 static gboolean
 reads_at_entry (const FmSyscall *sc)
 {
@@ -318,6 +380,10 @@ emit_enter (GString *s, const FmdOptions *options, const char *entry_cond)
     {
       g_string_append_printf (s, "  if (%s) {\n", entry_cond);
       emit_string_chain (s, options, TRUE);
+      /* a path string unread at entry is read again at the return */
+      if (tests_prefixes (options))
+        g_string_append (s,
+          "    if (!(sp == \"-\" && sb == \"-\") && !fm_wanted(sp, sb) && !fm_wanted(sp2, sb2)) return 0\n");
       g_string_append (s, "    fm_s[t] = rec\n  }\n");
     }
   g_string_append (s,
@@ -379,6 +445,9 @@ emit_exit (GString *s, const FmdOptions *options, const char *entry_cond)
   else
     g_string_append (s, "  {\n");
   emit_string_chain (s, options, FALSE);
+  if (tests_prefixes (options))
+    g_string_append (s,
+      "    if (!fm_wanted(sp, sb) && !fm_wanted(sp2, sb2)) { fm_forget(t); return 0 }\n");
   g_string_append (s,
     "  }\n"
     "  now = gettimeofday_ns()\n"
@@ -416,10 +485,14 @@ fmd_stap_script_generate (const FmdOptions *options)
   if (entry_cond != NULL)
     g_string_append_printf (s, "global fm_s%%[%d]   # the strings of the calls read at entry\n",
                             FMD_STAP_INFLIGHT_STRINGS_MAX);
+  if (tests_prefixes (options))
+    g_string_append (s, "global fm_prefixes   # each path prefix as its quoted form starts: \"/etc\n");
   g_string_append_c (s, '\n');
   g_string_append_printf (s, functions, FMD_STAP_CAP_BASE, FMD_STAP_CAP_BASE, FMD_STAP_CAP_PATH,
                           FMD_STAP_ARGV_MAX, FMD_STAP_CAP_TEXT,
                           entry_cond != NULL ? "; delete fm_s[t]" : "");
+  if (tests_prefixes (options))
+    g_string_append (s, prefix_functions);
 
   /* the filters' sets, in a begin probe only when there are any: an empty probe is
    * elided with a warning */
@@ -437,6 +510,9 @@ fmd_stap_script_generate (const FmdOptions *options)
 
         g_string_append_printf (sets, "  fm_comms[\"%s\"] = 1\n", escaped);
       }
+    /* plain bytes only (tests_prefixes): nothing to escape */
+    for (guint i = 0; tests_prefixes (options) && options->path_prefixes[i] != NULL; i++)
+      g_string_append_printf (sets, "  fm_prefixes[\"\\\"%s\"] = 1\n", options->path_prefixes[i]);
     if (sets->len > 0)
       g_string_append_printf (s, "probe begin {\n%s}\n\n", sets->str);
   }
