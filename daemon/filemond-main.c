@@ -12,6 +12,7 @@
 #include "filemond-backend.h"
 #include "filemond-config.h"
 #include "filemond-log.h"
+#include "filemond-options.h"
 #include "filemond-service.h"
 #include "filemond-stap-build.h"
 #include "fm-error.h"
@@ -140,6 +141,18 @@ raise_fd_limit (void)
     g_debug ("cannot raise RLIMIT_NOFILE: %s", g_strerror (errno));
 }
 
+/* Start's options from their GVariant text, as Start would take them. */
+static FmdOptions *
+parse_options (const char  *text,
+               GError     **error)
+{
+  g_autoptr(GVariant) asv = g_variant_parse (G_VARIANT_TYPE_VARDICT, text, NULL, NULL, error);
+
+  if (asv == NULL)
+    return NULL;
+  return fmd_options_new_from_variant (asv, error);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -151,6 +164,7 @@ main (int   argc,
   gboolean version = FALSE;
   gboolean precompile = FALSE;
   g_autofree char *kernel_release = NULL;
+  g_autofree char *options_text = NULL;
   GOptionEntry entries[] = {
     { "config", 'c', 0, G_OPTION_ARG_FILENAME, &config_path,
       "Read the configuration from FILE (default " FILEMON_SYSCONFDIR "/" FM_CONFIG_FILE ")",
@@ -162,10 +176,13 @@ main (int   argc,
       "Use the session bus instead of the system bus (for manual tests)", NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL },
     { "precompile", 0, 0, G_OPTION_ARG_NONE, &precompile,
-      "Build the stap module of a capture without options into the cache, and exit "
+      "Build the stap module of a capture (see --options) into the cache, and exit "
       "(for a package's postinst or an image build)", NULL },
     { "kernel-release", 0, 0, G_OPTION_ARG_STRING, &kernel_release,
       "With --precompile: build for this kernel instead of the running one", "RELEASE" },
+    { "options", 0, 0, G_OPTION_ARG_STRING, &options_text,
+      "With --precompile: the capture's Start options, as GVariant text "
+      "(e.g. \"{'path-prefixes': <['/srv']>}\"); default: none", "A{SV}" },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -210,9 +227,21 @@ main (int   argc,
       return 1;
     }
 
+  if (options_text != NULL && !precompile)
+    {
+      g_printerr ("filemond: --options is for --precompile\n");
+      return 2;
+    }
   if (precompile)
     {
-      if (!fmd_stap_precompile (config, kernel_release, &error))
+      g_autoptr(FmdOptions) options = NULL;
+
+      if (options_text != NULL && (options = parse_options (options_text, &error)) == NULL)
+        {
+          g_printerr ("filemond: --options: %s\n", error->message);
+          return 2;
+        }
+      if (!fmd_stap_precompile (config, options, kernel_release, &error))
         {
           g_printerr ("filemond: --precompile: %s\n", error->message);
           return 1;

@@ -336,7 +336,7 @@ test_precompiled_module_is_loaded_with_staprun (void)
   g_free (config->stap_path);
   config->stap_path = g_test_build_filename (G_TEST_DIST, "fake-stap", NULL);
 
-  g_assert_true (fmd_stap_precompile (config, NULL, &error));
+  g_assert_true (fmd_stap_precompile (config, NULL, NULL, &error));
   g_assert_no_error (error);
   module = fmd_stap_precompiled_module (config->stap_path, config->stap_buffer_mb, script,
                                         uts.release);

@@ -13,8 +13,13 @@ among the calls matched, except those the guest's kernel does not have (the work
 ENOSYS: no tracepoint can exist for them).
 Every storm call must be captured or counted lost: the calls missing from the dump at most the
 DroppedCount (which counts the losses of every process the capture saw). Its rate is printed.
+A capture with path prefixes (its Options in STATUS) must hold exactly the calls whose path
+or path2 is below one of them, checked as above, and none of the storm's (made outside
+them): those the backend drops at the source, so filemond's FilteredCount stays far below
+the storm's size (it would count every storm call if filemond dropped them).
 Exit status 1 with a diff of each mismatch.
 """
+import ast
 import errno
 import json
 import re
@@ -37,10 +42,24 @@ def show(record):
     return "{" + ", ".join(f"{k}={record.get(k)!r}" for k in FIELDS if k in record) + "}"
 
 
-def dropped_count(status_path):
+def status_count(status_path, name):
     with open(status_path) as f:
-        m = re.search(r"^Dropped:\s+(\d+)", f.read(), re.M)
+        m = re.search(r"^%s:\s+(\d+)" % name, f.read(), re.M)
     return int(m.group(1)) if m else None
+
+
+def path_prefixes(status_path):
+    """The capture's path prefixes, from the Options line of `filemonctl status`."""
+    with open(status_path) as f:
+        m = re.search(r"^Options:.*\bpath-prefixes=(\[[^]]*\])", f.read(), re.M)
+    return ast.literal_eval(m.group(1)) if m else []
+
+
+def below(prefixes, record):
+    """Whether path or path2 is one of @prefixes or below it, by whole components."""
+    def under(p, path):
+        return path.startswith("/") if p == "/" else path == p or path.startswith(p + "/")
+    return any(under(p, record.get(k) or "") for p in prefixes for k in ("path", "path2"))
 
 
 def main(expected_path, dump_path, syscalls_c, status_path):
@@ -53,6 +72,11 @@ def main(expected_path, dump_path, syscalls_c, status_path):
             else:
                 rec["errno"] = errno_name(rec["result"])
                 calls.append(rec)
+    prefixes = path_prefixes(status_path)
+    if prefixes:
+        outside = [c for c in calls if not below(prefixes, c)]
+        calls = [c for c in calls if below(prefixes, c)]
+        print(f"path prefixes {prefixes}: {len(calls)} calls below them, {len(outside)} outside")
     with open(dump_path) as f:
         events = [json.loads(line) for line in f if line.strip()]
     events.sort(key=lambda e: e["seq"])
@@ -93,17 +117,30 @@ def main(expected_path, dump_path, syscalls_c, status_path):
         else:
             matched.add(call["syscall"])
 
+    made = {c["syscall"] for c in calls}
     for name in table_syscalls(syscalls_c):
-        if name not in matched and name not in absent_in_kernel:
+        if name not in matched and name not in absent_in_kernel and name in made:
             problems.append(f"no correct event of syscall {name} (every syscall of the table "
                             "must be seen at least once)")
 
     if summary is not None:
         storm = [e for e in events if e["syscall"] == "stat" and e["path"] == summary["storm_path"]
                  and e["result"] == -errno.ENOENT]
-        dropped = dropped_count(status_path)
+        dropped = status_count(status_path, "Dropped")
         lost = summary["storm"] - len(storm)
-        if dropped is None:
+        if prefixes:
+            filtered = status_count(status_path, "Filtered")
+            stray = [show(e) for e in events if not below(prefixes, e)][:8]
+            if stray:
+                problems.append("events outside the path prefixes: " + "; ".join(stray))
+            if storm:
+                problems.append(f"{len(storm)} storm calls captured: they are outside the prefixes")
+            if filtered is None or filtered >= summary["storm"] // 2:
+                problems.append(f"FilteredCount {filtered} for a storm of {summary['storm']} calls "
+                                "outside the prefixes: the backend did not drop them at the source")
+            print(f"storm outside the prefixes: {summary['storm']} calls, none captured, "
+                  f"{filtered} calls dropped by filemond's filter in the whole capture")
+        elif dropped is None:
             problems.append(f"no Dropped count in {status_path}")
         elif lost < 0 or lost > dropped:
             problems.append(f"storm: {summary['storm']} failed stat calls made, "

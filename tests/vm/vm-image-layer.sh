@@ -33,10 +33,22 @@ in_root sh -ec '
 # Only where the image has SystemTap: Debian 12's cannot build for its kernel, and its
 # image goes without it (bookworm.packages).
 kver=$(cd "$root/lib/modules" && ls | sort -V | tail -1)
+# The scenario's fmuser capture keeps the paths below these prefixes: its module too, built
+# beside the first one (each build keeps one CPU busy).
+mkdir -p "$root/usr/local/share/fm-vm"
+install -m 0644 "$guest/user-capture.prefixes" "$root/usr/local/share/fm-vm/"
 if [ -x "$root/usr/bin/stap" ]; then
   start=$(date +%s)
-  in_root /usr/libexec/filemond --precompile --kernel-release="$kver"
-  echo "vm-image-layer: stap module of the default capture precompiled for $kver in $(( $(date +%s) - start )) s"
+  user_options="{'path-prefixes': <[$(sed "s/.*/'&'/" "$guest/user-capture.prefixes" | paste -sd, -)]>}"
+  in_root /usr/libexec/filemond --precompile --kernel-release="$kver" &
+  default_pid=$!
+  in_root /usr/libexec/filemond --precompile --kernel-release="$kver" --options="$user_options" &
+  user_pid=$!
+  rc=0
+  wait "$default_pid" || rc=$?
+  wait "$user_pid" || rc=$?
+  [ $rc = 0 ] || { echo "vm-image-layer: a precompile failed" >&2; exit 1; }
+  echo "vm-image-layer: stap modules of the default and the user capture precompiled for $kver in $(( $(date +%s) - start )) s"
 fi
 
 # A filemon group with an unprivileged member, and the shipped rule that lets the group in

@@ -137,12 +137,13 @@ keep_module (GBytes     *out,
 }
 
 gboolean
-fmd_stap_precompile (const FmdConfig *config,
-                     const char      *kernel_release,
-                     GError         **error)
+fmd_stap_precompile (const FmdConfig  *config,
+                     const FmdOptions *options,
+                     const char       *kernel_release,
+                     GError          **error)
 {
-  g_autoptr(FmdOptions) options = fmd_options_new_default ();
-  g_autofree char *script = fmd_stap_script_generate (options);
+  g_autoptr(FmdOptions) no_options = fmd_options_new_default ();
+  g_autofree char *script = fmd_stap_script_generate (options != NULL ? options : no_options);
   g_autoptr(GPtrArray) argv = fmd_stap_command_new (config->stap_path, config->stap_buffer_mb,
                                                     0, "-p4");
   g_autoptr(GSubprocessLauncher) launcher = fmd_stap_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |

@@ -6,6 +6,7 @@
 #include <gio/gio.h>
 
 #include "filemond-config.h"
+#include "filemond-options.h"
 
 G_BEGIN_DECLS
 
@@ -32,15 +33,16 @@ char *fmd_stap_precompiled_module (const char *stap_path,
                                    const char *script,
                                    const char *release);
 
-/* Builds (stap -p4) the module of a Start without options, for @kernel_release (NULL:
- * the running kernel), and keeps it in fmd_stap_precompiled_dir(): a Start of those
- * options on that kernel then loads it with staprun, without stap's passes 1-2 (minutes
- * on a slow machine). stap's own messages go to stderr. The outcome is also recorded as
- * the trial build's verdict for that kernel. FALSE with an error when stap failed or
- * could not run. */
-gboolean fmd_stap_precompile (const FmdConfig *config,
-                              const char      *kernel_release,
-                              GError         **error);
+/* Builds (stap -p4) the module of a Start with @options (NULL: without any), for
+ * @kernel_release (NULL: the running kernel), and keeps it in fmd_stap_precompiled_dir():
+ * a Start of those options on that kernel then loads it with staprun, without stap's
+ * passes 1-2 (minutes on a slow machine). stap's own messages go to stderr. The outcome
+ * is also recorded as the trial build's verdict for that kernel. FALSE with an error when
+ * stap failed or could not run. */
+gboolean fmd_stap_precompile (const FmdConfig  *config,
+                              const FmdOptions *options,
+                              const char       *kernel_release,
+                              GError          **error);
 
 /* The verdict of a build for @release (filemond-stap-check.c): "" when it worked, else
  * fmd_stap_check_failure()'s sentence; AvailableBackends then needs no trial build. */

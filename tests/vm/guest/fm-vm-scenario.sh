@@ -20,9 +20,10 @@ storm=$(arg storm)
 storm=${storm:-20000}
 # filemonctl start returns once the capture runs: milliseconds for bpf; for stap, SystemTap's
 # passes 1-2 and a module load from its cache (a cold compile under TCG takes many minutes)
-# The stap capture is the default one (every process; check-dump.py looks at the workload's
-# pids only): the image holds its precompiled module, while any filter is part of the script
-# and would compile a module of its own, many minutes under TCG (README.md).
+# root's stap capture is the default one (every process; check-dump.py looks at the
+# workload's pids only), fmuser's keeps the paths below user-capture.prefixes: the image
+# holds the precompiled modules of both, while any other filter is part of the script and
+# would compile a module of its own, many minutes under TCG (README.md).
 # A stap boot also captures the root workload once through bpf: compare-backends.py holds
 # the two captures of the same workload in the same guest side by side.
 HANG=900
@@ -94,12 +95,14 @@ marker_seen() { [ -n "$(timeout "$HANG" "${asu[@]}" filemonctl dump --format=jso
 # filemonctl stop returns while the backend may still be ending (stap unloading its module)
 idle() { timeout "$HANG" "${asu[@]}" filemonctl status | grep -q '^State: *idle'; }
 
-# capture LABEL USER [BACKEND]: the workload as USER, captured by USER's filemonctl through
-# BACKEND ($backend unless given; bpf: its pid and children followed); the dump, the
-# workload's own account and the status go to the results. The workload's files, fifo and
-# output are named by USER, not LABEL: two captures of one user see the same paths.
+# capture LABEL USER [BACKEND] [START-ARG...]: the workload as USER, captured by USER's
+# filemonctl through BACKEND ($backend unless given; bpf: its pid and children followed),
+# started with START-ARGs too; the dump, the workload's own account and the status go to
+# the results. The workload's files, fifo and output are named by USER, not LABEL: two
+# captures of one user see the same paths.
 capture() {
   local label=$1 user=$2 b=${3:-$backend} fifo=/run/fm-vm/go-$2 dir=/var/tmp/fm-vm-$2 wpid t0
+  shift $(( $# < 3 ? $# : 3 ))
   local out=/run/fm-vm/workload-$2.jsonl
   settings "$b"
   user_prefix "$user"
@@ -112,7 +115,7 @@ capture() {
   t0=$(uptime_s)
   filter=()
   $follow && filter=(--pid="$wpid" --follow-children)
-  step "start-$label" "${asu[@]}" filemonctl start --backend="$b" "${filter[@]}"
+  step "start-$label" "${asu[@]}" filemonctl start --backend="$b" "${filter[@]}" "$@"
   echo "start_seconds_$label=$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { print b - a }')" >> "$res/timings"
   step "release-$label" sh -c "echo go > $fifo"
   step "wait-workload-$label" tail --pid="$wpid" -f /dev/null
@@ -120,8 +123,8 @@ capture() {
   mv "$out" "$res/expected-$label.jsonl"
   # every event of the workload is in once its last call's is
   log "step marker-$label"
-  wait_until "$HANG" marker_seen "/fm-vm-end-$wpid" \
-    || fail "the workload's end marker /fm-vm-end-$wpid never reached the dump"
+  wait_until "$HANG" marker_seen "/fm-vm-end/$wpid" \
+    || fail "the workload's end marker /fm-vm-end/$wpid never reached the dump"
   step "status-$label" "${asu[@]}" filemonctl status
   step "dump-$label" "${asu[@]}" filemonctl dump --format=jsonl
   mv "$res/dump-$label.out" "$res/dump-$label.jsonl"
@@ -152,6 +155,9 @@ step stop-service systemctl stop filemond
 user_prefix fmuser
 step activation "${asu[@]}" filemonctl status
 [ "$(systemctl is-active filemond)" = active ] || fail "filemonctl status as fmuser did not activate filemond"
-capture user fmuser
+# fmuser's capture keeps only paths below the image's prefixes (its stap module was
+# precompiled for them): the backend drops the rest at the source, FilteredCount shows
+mapfile -t prefixes < /usr/local/share/fm-vm/user-capture.prefixes
+capture user fmuser "$backend" "${prefixes[@]/#/--path-prefix=}"
 [ "$backend" = stap ] && capture bpf root bpf
 log "all steps done"

@@ -7,7 +7,7 @@
  * show for it, for check-dump.py:
  *   {"pid":..,"ppid":..,"uid":..,"comm":..,"syscall":..,"result":..,"path":..,"path2":..}
  * "path2" is left out where the call has none to check. A last line gives the storm (N
- * failed stat calls, timed) and the end marker: a failed openat of /fm-vm-end-PID, made once
+ * failed stat calls, timed) and the end marker: a failed openat of /fm-vm-end/PID, made once
  * every child has exited, so that its event arriving means all of the workload's did.
  *
  * Usage: fm-vm-workload FIFO DIR STORM-COUNT   (or, exec'd by itself: fm-vm-workload --exec-child DIR)
@@ -433,7 +433,7 @@ main (int argc, char **argv)
     syscall (SYS_stat, "storm-missing", &st);
   t1 = now ();
 
-  snprintf (marker, sizeof marker, "/fm-vm-end-%d", getpid ());
+  snprintf (marker, sizeof marker, "/fm-vm-end/%d", getpid ());
   CALL (openat, marker, NULL, AT_FDCWD, marker, O_RDONLY);
   emit ("{\"storm\":%ld,\"storm_path\":\"%s\",\"storm_seconds\":%.6f,\"end_marker\":\"%s\"}\n",
         n_storm, in_dir ("storm-missing"), t1 - t0, marker);
