@@ -102,8 +102,8 @@ idle() { timeout "$HANG" "${asu[@]}" filemonctl status | grep -q '^State: *idle'
 # captures of one user see the same paths.
 capture() {
   local label=$1 user=$2 b=${3:-$backend} fifo=/run/fm-vm/go-$2 dir=/var/tmp/fm-vm-$2 wpid t0
-  shift $(( $# < 3 ? $# : 3 ))
   local out=/run/fm-vm/workload-$2.jsonl
+  shift $(( $# < 3 ? $# : 3 ))
   settings "$b"
   user_prefix "$user"
   rm -rf "$fifo" "$dir"
