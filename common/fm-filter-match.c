@@ -252,6 +252,30 @@ fm_filter_node_tests_syscall_name (const Node *n)
   return tests_field (n, FM_FIELD_TYPE_SYSCALL);
 }
 
+gboolean
+fm_filter_node_may_match_digits (const Node *n)
+{
+  uint32_t type = 0, unit = 0;
+
+  if (n->kind == N_WORD)
+    {
+      for (gsize i = 0; i < n->text_len; i++)
+        if (!g_ascii_isdigit (n->text[i]))
+          return FALSE;
+      return TRUE;
+    }
+  if (n->kind != N_REGEX || !n->anywhere)
+    return FALSE;
+  /* A code unit every match starts with, or holds: no digit, no match of digits. */
+  if (pcre2_pattern_info (n->re, PCRE2_INFO_FIRSTCODETYPE, &type) == 0 && type == 1 &&
+      pcre2_pattern_info (n->re, PCRE2_INFO_FIRSTCODEUNIT, &unit) == 0 && !g_ascii_isdigit (unit))
+    return FALSE;
+  if (pcre2_pattern_info (n->re, PCRE2_INFO_LASTCODETYPE, &type) == 0 && type == 1 &&
+      pcre2_pattern_info (n->re, PCRE2_INFO_LASTCODEUNIT, &unit) == 0 && !g_ascii_isdigit (unit))
+    return FALSE;
+  return TRUE;
+}
+
 /* What text node @n says of one string, its negation aside: what a memo remembers. */
 static gboolean
 string_verdict (const Node *n, const char *s, gsize len)
@@ -337,6 +361,7 @@ result_text (gint64 result, char buf[32], gsize *len)
 static gboolean
 anywhere (const Node *n, const MemoNode *m, const MatchContext *c)
 {
+  gboolean digits = m == NULL || m->digits;
   char num_buf[32];
   const char *s;
   gsize len;
@@ -345,9 +370,14 @@ anywhere (const Node *n, const MemoNode *m, const MatchContext *c)
     if (is_text (&fm_event_fields[i]) && field_test (n, m, c, i))
       return TRUE;
   /* the result as shown ("3", "-ENOENT") and the pid */
-  s = result_text (c->event->result, num_buf, &len);
-  if (string_verdict (n, s, len))
-    return TRUE;
+  if (digits || c->event->result < 0)
+    {
+      s = result_text (c->event->result, num_buf, &len);
+      if (string_verdict (n, s, len))
+        return TRUE;
+    }
+  if (!digits)
+    return FALSE;
   s = format_u64 (c->event->pid, num_buf, &len);
   return n->kind == N_REGEX ? regex_matches (n, s, len) :
          contains (s, len, n->text, n->text_len, FALSE);

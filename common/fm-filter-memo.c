@@ -40,6 +40,7 @@ shadow_init (FmFilterMemo *memo,
       m->verdicts = g_new0 (guint8, MAX (memo->n_ids, 1));
       memo->size += memo->n_ids;
     }
+  m->digits = fm_filter_node_may_match_digits (n);
   if (fm_filter_node_tests_syscall_name (n))
     {
       m->by_syscall = g_new0 (guint8, FM_SYSCALL_NR_LIMIT);

@@ -78,6 +78,8 @@ struct _MemoNode {
   guint8 *verdicts;     /* by string id: 0 not known yet, 1 no, 2 yes; NULL when the node
                          * tests no interned string */
   guint8 *by_syscall;   /* the same by syscall number, for tests of the syscall's name */
+  gboolean digits;      /* a bare word or /regex/ that may match a string of digits (the
+                         * pid, a result >= 0); FALSE spares testing them in every row */
   MemoNode *kids;       /* one per kid of the node */
 };
 
@@ -122,6 +124,8 @@ gboolean fm_filter_node_match_memo (const Node *n, const MemoNode *m, const Matc
  * path2, detail) or the syscall's name, so that its verdicts on them can be remembered. */
 gboolean fm_filter_node_tests_strings (const Node *n);
 gboolean fm_filter_node_tests_syscall_name (const Node *n);
+/* Whether a bare word or /regex/ @n may match a string of decimal digits. */
+gboolean fm_filter_node_may_match_digits (const Node *n);
 /* Whether @path is @prefix or below it by whole components (prefix "/etc" takes "/etc"
  * and "/etc/passwd", not "/etcetera"). */
 gboolean fm_filter_path_below (const char *prefix, gsize prefix_len, const char *path,

@@ -22,7 +22,7 @@ static const char *const filters[] = {
   "detail~O_CREAT", "detail~o_creat", "detail='O_RDONLY|O_CLOEXEC'", "detail=*0644",
   "syscall=open*", "syscall=read", "syscall!=close", "syscall~^re", "eacces",
   "enoent or 1234", "result<0 and shadow", "(comm=bash or comm=sshd) and not path~passwd",
-  "errno=EACCES and shadow", "42", "-2", "not (etc or comm=Xorg) and (path=*.txt or detail~count)",
+  "errno=EACCES and shadow", "42", "-2", "/^4/", "/[0-9]{4}/", "/655/", "/^(0|3)$/", "not (etc or comm=Xorg) and (path=*.txt or detail~count)",
 };
 
 static const char *const comms[] = { "sshd", "Xorg", "NetworkManager", "bash", "shadowd", "a\xff" "b" };
