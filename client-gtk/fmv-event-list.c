@@ -45,12 +45,9 @@
 #define RAMP_ROWS 256
 #define RAMP_STEP 32
 
-/* Rows the store let go (its depth) leave the list at most this often, and at once when
- * the store frees their memory ("releasing") and on fmv_event_list_update_now(); when the
- * flow stops, the update that comes back for them (update_timeout_cb) drops them within
- * this interval. Not at every update that finds nothing new: a viewer busy at the depth
- * reads the stream in bursts, so every other update found nothing, and the rows left at
- * ~6 removals a second instead of 2 (bench-viewer.sh's frame log). A removal at the
+/* Rows the store let go (its depth) leave the list at most this often while rows keep
+ * coming, and at once when the flow pauses (an update with nothing new), when the store
+ * frees their memory ("releasing") and on fmv_event_list_update_now(). A removal at the
  * top costs GTK 4.8's list view a pass over its rows whatever its size: following 110 000
  * events/s at the depth, one at each update (every 40 ms) took the viewer from ~58 to
  * ~44 frames/s with ~60 frame intervals over 50 ms in 8 s (bench/bench-viewer.sh with a
@@ -395,7 +392,8 @@ update (FmvEventList *self,
   /* A running job takes the new rows in when it lands. */
   if (self->job_running)
     return;
-  if (exact || now - self->last_drop_us >= DROP_INTERVAL_MS * 1000)
+  if (exact || self->n_seen == fmv_store_get_n_rows (self->store) ||
+      now - self->last_drop_us >= DROP_INTERVAL_MS * 1000)
     {
       drop_gone_rows (self);
       self->last_drop_us = now;
@@ -420,7 +418,7 @@ update_timeout_cb (gpointer data)
   self->update_source = 0;
   update (self, n_shown (self) < RAMP_ROWS ? RAMP_STEP : G_MAXUINT, FALSE);
   /* What the ramp left for later (see RAMP_ROWS), and the rows let go that the list
-   * still shows (see DROP_INTERVAL_MS). */
+   * still shows: an update with nothing new drops them (see DROP_INTERVAL_MS). */
   if (!self->job_running && (self->n_seen < fmv_store_get_n_rows (self->store) ||
                              self->first < fmv_store_get_first_row (self->store)))
     fmv_event_list_queue_update (self);
