@@ -25,11 +25,11 @@
 
 #include "fm-filter.h"
 #include "fmv-event-list.h"
+#include "fmv-match.h"
 #include "fmv-row.h"
 #include "fmv-sort.h"
 
 #define UPDATE_INTERVAL_MS 40
-#define CANCEL_CHECK_ROWS 65536
 
 /* The ramp: while the list is shorter than RAMP_ROWS, a timed update adds at most
  * RAMP_STEP rows. GTK 4.8's list view keeps a widget for each of the ~200 rows around its
@@ -108,6 +108,7 @@ typedef struct {
   gboolean descending;
   guint first_row;
   guint n_rows;
+  guint32 n_ids;              /* the store's string ids when it started */
   guint generation;
 } Job;
 
@@ -134,40 +135,40 @@ refilter_worker (GTask        *task,
                  GCancellable *cancellable)
 {
   Job *job = task_data;
-  g_autoptr(FmFilter) filter = NULL;
   g_autofree guint32 *rows = g_new (guint32, MAX (job->n_rows - job->first_row, 1));
-  guint n = 0;
+  guint n;
   GArray *index;
-  g_autoptr(GError) error = NULL;
 
   if (job->filter_text != NULL)
     {
+      g_autoptr(GError) error = NULL;
       /* The text parsed on the main thread already; this instance is the worker's own,
        * since a compiled filter keeps per-match scratch state. */
-      filter = fm_filter_new (job->filter_text, &error);
+      g_autoptr(FmFilter) filter = fm_filter_new (job->filter_text, &error);
+      g_autoptr(FmFilterMemo) memo = NULL;
+
       if (filter == NULL)
         {
           g_task_return_error (task, g_steal_pointer (&error));
           return;
         }
+      /* This job's own memo: its hold keeps every string id of its rows naming the
+       * same string until it ends (fmv-store.h), and a new job makes a new one. */
+      memo = fm_filter_memo_new (filter, job->n_ids);
+      n = fmv_match_rows (job->store, filter, memo, job->first_row, job->n_rows, rows,
+                          cancellable);
     }
-
-  for (guint row = job->first_row; row < job->n_rows; row++)
+  else
     {
-      if ((row % CANCEL_CHECK_ROWS) == 0 && g_cancellable_is_cancelled (cancellable))
-        {
-          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "superseded");
-          return;
-        }
-      if (filter != NULL)
-        {
-          FmEvent ev;
-
-          fmv_store_get_event (job->store, row, &ev);
-          if (!fm_filter_match (filter, &ev))
-            continue;
-        }
-      rows[n++] = row;
+      for (n = 0; n < job->n_rows - job->first_row; n++)
+        rows[n] = job->first_row + n;
+      if (g_cancellable_is_cancelled (cancellable))
+        n = G_MAXUINT;
+    }
+  if (n == G_MAXUINT)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "superseded");
+      return;
     }
 
   fmv_sort_rows (job->store, rows, n, job->sort_column, job->descending);
@@ -533,6 +534,7 @@ restart (FmvEventList *self)
   job->descending = self->descending;
   job->first_row = fmv_store_get_first_row (self->store);
   job->n_rows = fmv_store_get_n_rows (self->store);
+  job->n_ids = fmv_store_get_string_id_bound (self->store);
   job->generation = self->generation;
   /* Released in job_done_cb, which GTask calls for every job, superseded ones too. */
   fmv_store_hold (job->store);

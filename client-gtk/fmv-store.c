@@ -313,6 +313,23 @@ fmv_store_get_event_if_held (FmvStore *self,
   return FALSE;
 }
 
+const FmCompactEvent *
+fmv_store_get_record (FmvStore *self,
+                      guint     row)
+{
+  g_assert (row < fmv_store_get_n_rows (self));
+
+  return record_at (self, row);
+}
+
+guint32
+fmv_store_get_string_id_bound (FmvStore *self)
+{
+  g_return_val_if_fail (FMV_IS_STORE (self), 0);
+
+  return fm_strtab_get_id_bound (self->strings);
+}
+
 gint64
 fmv_store_get_result (FmvStore *self,
                       guint     row)

@@ -23,6 +23,7 @@
 
 #include <glib-object.h>
 
+#include "fm-compact-event.h"
 #include "fm-event.h"
 
 G_BEGIN_DECLS
@@ -76,6 +77,14 @@ void fmv_store_get_event (FmvStore *self,
 gboolean fmv_store_get_event_if_held (FmvStore *self,
                                       guint     row,
                                       FmEvent  *event);
+
+/* The record of row @row (as fmv_store_get_event): its string ids, for a filter's memo
+ * (fm-filter-memo.h). */
+const FmCompactEvent *fmv_store_get_record (FmvStore *self,
+                                            guint     row);
+/* One past the highest string id the rows hold now, for a filter's memo. The owner's
+ * thread. */
+guint32 fmv_store_get_string_id_bound (FmvStore *self);
 
 /* Fast accessors for the hot loops (sorting, failure navigation). */
 gint64 fmv_store_get_result (FmvStore *self,

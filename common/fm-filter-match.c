@@ -192,29 +192,193 @@ format_u64 (guint64 v, char buf[24], gsize *len)
   return buf + i;
 }
 
+/* The id of the event's string in @field, when it has one (an interned string field and
+ * a memo's context). */
+#define ID_OF_BYTES(id, m) case FM_FIELD_##id: *out = ids->m##_id; return TRUE;
+#define ID_OF_UTF8(id, m) ID_OF_BYTES (id, m)
+#define ID_OF_U64(id, m)
+#define ID_OF_U32(id, m)
+#define ID_OF_I64(id, m)
+#define ID_OF_SYSCALL(id, m)
+#define ID_OF_ERRNO(id, m)
+#define ID_OF_USER(id, m)
+#define ID_OF(id, m, type, ...) ID_OF_##type (id, m)
+
 static gboolean
-anywhere (const Node *n, const FmEvent *e)
+string_id (const FmCompactEvent *ids, Field field, guint32 *out)
 {
-  char name_buf[16], num_buf[24], result_buf[32];
+  switch (field)
+    {
+    FM_EVENT_FIELDS (ID_OF)
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+is_type (Field field, FmFieldType type)
+{
+  return field < FM_N_FIELDS && fm_event_fields[field].type == type;
+}
+
+static gboolean
+tests_field (const Node *n, FmFieldType type)
+{
+  switch (n->kind)
+    {
+    case N_STR:
+    case N_GLOB:
+      return is_type (n->field, type);
+    case N_REGEX:
+      return n->anywhere || is_type (n->field, type);
+    case N_BELOW:
+      return type == FM_FIELD_TYPE_BYTES;
+    case N_WORD:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+gboolean
+fm_filter_node_tests_strings (const Node *n)
+{
+  return tests_field (n, FM_FIELD_TYPE_BYTES) || tests_field (n, FM_FIELD_TYPE_UTF8);
+}
+
+gboolean
+fm_filter_node_tests_syscall_name (const Node *n)
+{
+  return tests_field (n, FM_FIELD_TYPE_SYSCALL);
+}
+
+gboolean
+fm_filter_node_may_match_digits (const Node *n)
+{
+  uint32_t type = 0, unit = 0;
+
+  if (n->kind == N_WORD)
+    {
+      for (gsize i = 0; i < n->text_len; i++)
+        if (!g_ascii_isdigit (n->text[i]))
+          return FALSE;
+      return TRUE;
+    }
+  if (n->kind != N_REGEX || !n->anywhere)
+    return FALSE;
+  /* A code unit every match starts with, or holds: no digit, no match of digits. */
+  if (pcre2_pattern_info (n->re, PCRE2_INFO_FIRSTCODETYPE, &type) == 0 && type == 1 &&
+      pcre2_pattern_info (n->re, PCRE2_INFO_FIRSTCODEUNIT, &unit) == 0 && !g_ascii_isdigit (unit))
+    return FALSE;
+  if (pcre2_pattern_info (n->re, PCRE2_INFO_LASTCODETYPE, &type) == 0 && type == 1 &&
+      pcre2_pattern_info (n->re, PCRE2_INFO_LASTCODEUNIT, &unit) == 0 && !g_ascii_isdigit (unit))
+    return FALSE;
+  return TRUE;
+}
+
+/* What text node @n says of one string, its negation aside: what a memo remembers. */
+static gboolean
+string_verdict (const Node *n, const char *s, gsize len)
+{
+  switch (n->kind)
+    {
+    case N_STR:
+      return len == n->text_len && memcmp (s, n->text, len) == 0;
+    case N_GLOB:
+      return fm_filter_glob_match (n->text, n->text_len, s, len);
+    case N_BELOW:
+      return fm_filter_path_below (n->text, n->text_len, s, len);
+    case N_REGEX:
+      return regex_matches (n, s, len);
+    case N_WORD:
+      return contains (s, len, n->text, n->text_len, n->caseless);
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+/* Where the memo node @m keeps its verdict on the text of @field in the context's event,
+ * or NULL: no memo, a text no memo keeps (the errno's name), or a string interned after
+ * the memo was made. */
+static guint8 *
+memo_slot (const MemoNode *m, const MatchContext *c, Field field)
+{
+  guint32 id;
+
+  if (m == NULL)
+    return NULL;
+  if (string_id (c->ids, field, &id))
+    return m->verdicts != NULL && id < c->n_ids ? &m->verdicts[id] : NULL;
+  if (field == FM_FIELD_SYSCALL)
+    return m->by_syscall != NULL && c->event->syscall_nr < FM_SYSCALL_NR_LIMIT ?
+           &m->by_syscall[c->event->syscall_nr] : NULL;
+  return NULL;
+}
+
+/* string_verdict on the text of @field, decided once per string where the memo node @m
+ * keeps it: the text is not even read then. */
+static gboolean
+field_test (const Node *n, const MemoNode *m, const MatchContext *c, Field field)
+{
+  guint8 *slot = memo_slot (m, c, field);
+  char name_buf[16];
+  const char *s;
+  gsize len;
+  gboolean verdict;
+
+  if (slot != NULL && *slot != 0)
+    return *slot == 2;
+  s = field_text (c->event, field, &len, name_buf);
+  verdict = string_verdict (n, s, len);
+  if (slot != NULL)
+    *slot = 1 + verdict;
+  return verdict;
+}
+
+/* The result as shown (fm_result_format) without its printf, which took most of a bare
+ * word's time once the strings' verdicts were remembered. */
+static const char *
+result_text (gint64 result, char buf[32], gsize *len)
+{
+  const char *name = result < 0 && result >= -G_MAXINT ? fm_errno_name ((int) -result) : NULL;
+  const char *s;
+
+  if (result >= 0)
+    return format_u64 ((guint64) result, buf, len);
+  if (name == NULL)
+    {
+      s = fm_result_format (result, buf);
+      *len = strlen (s);
+      return s;
+    }
+  *len = MIN (strlen (name), 30) + 1;
+  buf[0] = '-';
+  memcpy (buf + 1, name, *len - 1);
+  buf[*len] = '\0';
+  return buf;
+}
+
+static gboolean
+anywhere (const Node *n, const MemoNode *m, const MatchContext *c)
+{
+  gboolean digits = m == NULL || m->digits;
+  char num_buf[32];
   const char *s;
   gsize len;
 
   for (guint i = 0; i < FM_N_FIELDS; i++)
+    if (is_text (&fm_event_fields[i]) && field_test (n, m, c, i))
+      return TRUE;
+  /* the result as shown ("3", "-ENOENT") and the pid */
+  if (digits || c->event->result < 0)
     {
-      if (!is_text (&fm_event_fields[i]))
-        continue;
-      s = field_text (e, i, &len, name_buf);
-      if (n->kind == N_REGEX ? regex_matches (n, s, len) :
-          contains (s, len, n->text, n->text_len, n->caseless))
+      s = result_text (c->event->result, num_buf, &len);
+      if (string_verdict (n, s, len))
         return TRUE;
     }
-  /* the result as shown ("3", "-ENOENT") and the pid */
-  s = fm_result_format (e->result, result_buf);
-  len = strlen (s);
-  if (n->kind == N_REGEX ? regex_matches (n, s, len) :
-      contains (s, len, n->text, n->text_len, n->caseless))
-    return TRUE;
-  s = format_u64 (e->pid, num_buf, &len);
+  if (!digits)
+    return FALSE;
+  s = format_u64 (c->event->pid, num_buf, &len);
   return n->kind == N_REGEX ? regex_matches (n, s, len) :
          contains (s, len, n->text, n->text_len, FALSE);
 }
@@ -229,29 +393,30 @@ fm_filter_path_below (const char *prefix, gsize prefix_len, const char *path, gs
   return path_len == prefix_len || path[prefix_len] == '/';
 }
 
+/* Whether @n matches the context's event; @m is its memo node, or NULL. */
 static gboolean
-eval (const Node *n, const FmEvent *e)
+eval (const Node *n, const MemoNode *m, const MatchContext *c)
 {
-  char name_buf[16];
-  const char *s;
-  gsize len;
+  const FmEvent *e = c->event;
 
+#define KID(i) n->kids[i], m != NULL ? &m->kids[i] : NULL, c
   switch (n->kind)
     {
     case N_TRUE:
       return TRUE;
     case N_AND:
       for (guint i = 0; i < n->n_kids; i++)
-        if (!eval (n->kids[i], e))
+        if (!eval (KID (i)))
           return FALSE;
       return TRUE;
     case N_OR:
       for (guint i = 0; i < n->n_kids; i++)
-        if (eval (n->kids[i], e))
+        if (eval (KID (i)))
           return TRUE;
       return FALSE;
     case N_NOT:
-      return !eval (n->kids[0], e);
+      return !eval (KID (0));
+#undef KID
     case N_NUM:
       {
         gint64 v = field_number (e, n);
@@ -273,23 +438,18 @@ eval (const Node *n, const FmEvent *e)
     case N_ERRNO:
       return (e->result == n->num) != n->negate;
     case N_STR:
-      s = field_text (e, n->field, &len, name_buf);
-      return (len == n->text_len && memcmp (s, n->text, len) == 0) != n->negate;
     case N_GLOB:
-      s = field_text (e, n->field, &len, name_buf);
-      return fm_filter_glob_match (n->text, n->text_len, s, len) != n->negate;
+      return field_test (n, m, c, n->field) != n->negate;
     case N_IN_SET:
       return in_set (n->set, field_number (e, n)) != n->negate;
     case N_BELOW:
-      return fm_filter_path_below (n->text, n->text_len, e->path, e->path_len) ||
-             fm_filter_path_below (n->text, n->text_len, e->path2, e->path2_len);
+      return field_test (n, m, c, FM_FIELD_PATH) || field_test (n, m, c, FM_FIELD_PATH2);
     case N_REGEX:
       if (n->anywhere)
-        return anywhere (n, e);
-      s = field_text (e, n->field, &len, name_buf);
-      return regex_matches (n, s, len);
+        return anywhere (n, m, c);
+      return field_test (n, m, c, n->field);
     case N_WORD:
-      return anywhere (n, e);
+      return anywhere (n, m, c);
     }
   return FALSE;
 }
@@ -297,12 +457,20 @@ eval (const Node *n, const FmEvent *e)
 gboolean
 fm_filter_node_match (const Node *n, const FmEvent *event)
 {
-  return eval (n, event);
+  MatchContext c = { .event = event };
+
+  return eval (n, NULL, &c);
+}
+
+gboolean
+fm_filter_node_match_memo (const Node *n, const MemoNode *m, const MatchContext *c)
+{
+  return eval (n, m, c);
 }
 
 gboolean
 fm_filter_match (const FmFilter *filter, const FmEvent *event)
 {
   g_return_val_if_fail (filter != NULL && event != NULL, FALSE);
-  return eval (filter->root, event);
+  return fm_filter_node_match (filter->root, event);
 }

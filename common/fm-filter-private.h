@@ -7,6 +7,7 @@
  *   fm-filter-compare.c  one comparison, field <op> value: the value read by the field's
  *                        kind (text, glob, regex, errno, user, time, duration, number)
  *   fm-filter-match.c    evaluation, fm_filter_match(), which allocates nothing
+ *   fm-filter-memo.c     verdicts on interned strings remembered (fm-filter-memo.h)
  *   fm-filter-build.c    filters made from parts rather than text (fm-filter-build.h)
  *   fm-filter-kernel.c   the part of a filter a capture backend applies (fm-filter-kernel.h)
  *
@@ -18,6 +19,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "fm-compact-event.h"
 #include "fm-filter.h"
 
 G_BEGIN_DECLS
@@ -69,6 +71,25 @@ struct _FmFilter {
   Node *root;
 };
 
+/* A memo's shadow of one node (fm-filter-memo.c): the tree is shared and immutable, so
+ * what a memo learns lives beside it, node for node. */
+typedef struct _MemoNode MemoNode;
+struct _MemoNode {
+  guint8 *verdicts;     /* by string id: 0 not known yet, 1 no, 2 yes; NULL when the node
+                         * tests no interned string */
+  guint8 *by_syscall;   /* the same by syscall number, for tests of the syscall's name */
+  gboolean digits;      /* a bare word or /regex/ that may match a string of digits (the
+                         * pid, a result >= 0); FALSE spares testing them in every row */
+  MemoNode *kids;       /* one per kid of the node */
+};
+
+/* What an evaluation reads: the event, and with a memo, the ids of its strings. */
+typedef struct {
+  const FmEvent *event;
+  const FmCompactEvent *ids;   /* NULL: no memo */
+  guint32 n_ids;               /* ids below this have a verdict in the memo */
+} MatchContext;
+
 typedef struct {
   const char *text;
   const char *p;
@@ -97,6 +118,14 @@ gint fm_filter_compare_u32 (gconstpointer a, gconstpointer b);
 gboolean fm_filter_glob_match (const char *pat, gsize pat_len, const char *s, gsize len);
 /* Whether the subtree @n matches @event. */
 gboolean fm_filter_node_match (const Node *n, const FmEvent *event);
+/* Whether the subtree @n matches the context's event, through the memo nodes @m (NULL: none). */
+gboolean fm_filter_node_match_memo (const Node *n, const MemoNode *m, const MatchContext *c);
+/* Whether node @n tests the text of a field alone, its interned strings (comm, path,
+ * path2, detail) or the syscall's name, so that its verdicts on them can be remembered. */
+gboolean fm_filter_node_tests_strings (const Node *n);
+gboolean fm_filter_node_tests_syscall_name (const Node *n);
+/* Whether a bare word or /regex/ @n may match a string of decimal digits. */
+gboolean fm_filter_node_may_match_digits (const Node *n);
 /* Whether @path is @prefix or below it by whole components (prefix "/etc" takes "/etc"
  * and "/etc/passwd", not "/etcetera"). */
 gboolean fm_filter_path_below (const char *prefix, gsize prefix_len, const char *path,

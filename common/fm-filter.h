@@ -13,7 +13,9 @@
  * naming its whole minute/second (time=12:00 is that minute); duration takes ns or a
  * number with ns/us/ms/s; user takes a name (or glob), looked up when compiling.
  *
- * The text is compiled once; fm_filter_match() allocates nothing.
+ * The text is compiled once; fm_filter_match() allocates nothing. Over many events whose
+ * strings are interned (the viewer's store), fm-filter-memo.h decides each text test once
+ * per string.
  */
 #pragma once
 

@@ -304,6 +304,12 @@ fm_strtab_release (FmStrtab *table,
   entry_free (table, entry);
 }
 
+guint32
+fm_strtab_get_id_bound (FmStrtab *table)
+{
+  return table->next_id;
+}
+
 guint
 fm_strtab_get_n_strings (FmStrtab *table)
 {

@@ -51,6 +51,9 @@ static inline const char *fm_strtab_get (FmStrtab *table,
                                          guint32   id,
                                          guint16  *len);
 
+/* One past the highest id given out so far: every live id is below it. The owner's
+ * thread. */
+guint32 fm_strtab_get_id_bound (FmStrtab *table);
 /* Distinct strings held now (the empty string excluded). */
 guint fm_strtab_get_n_strings (FmStrtab *table);
 /* Bytes of memory the table takes now: the entries held (headers, bytes, alignment),

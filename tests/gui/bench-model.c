@@ -15,6 +15,7 @@
 #include "fmv-analysis.h"
 #include "fmv-capture.h"
 #include "fmv-event-list.h"
+#include "fmv-match.h"
 #include "fmv-test-events.h"
 
 static gsize
@@ -39,6 +40,66 @@ refilter (FmvEventList *list,
     g_error ("filter %s does not parse", text);
   fmv_event_list_wait (list);
   return (g_get_monotonic_time () - start) / 1e6;
+}
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The refilter's loop over every row (fmv-match.c) as it was, testing each row's strings,
+ * and with the memo of verdicts per string id the list now uses, side by side: three runs
+ * each, interleaved, their medians. */
+static void
+compare_memo (FmvStore          *store,
+              const char *const *filters,
+              gsize              n_filters)
+{
+  guint first = fmv_store_get_first_row (store), end = fmv_store_get_n_rows (store);
+  g_autofree guint32 *rows = g_new (guint32, end - first);
+
+  printf ("refilter loop of %u rows, median of 3 (string ids: %u):\n", end - first,
+          fmv_store_get_string_id_bound (store));
+  for (gsize i = 0; i < n_filters; i++)
+    {
+      g_autoptr(FmFilter) filter = fm_filter_new (filters[i], NULL);
+      double plain[3], memo[3];
+      guint n_plain = 0, n_memo = 0, n_matched = 0;
+      gsize memo_size = 0;
+
+      g_assert_nonnull (filter);
+      for (guint run = 0; run < 6; run++)
+        {
+          /* plain, memo, memo, plain, plain, memo: neither always comes first */
+          gboolean with_memo = (run % 4 == 1 || run % 4 == 2);
+          gint64 start = g_get_monotonic_time ();
+          g_autoptr(FmFilterMemo) m = NULL;
+          guint n_rows;
+
+          if (with_memo)
+            m = fm_filter_memo_new (filter, fmv_store_get_string_id_bound (store));
+          n_rows = fmv_match_rows (store, filter, m, first, end, rows, NULL);
+          if (with_memo)
+            {
+              memo[n_memo++] = (g_get_monotonic_time () - start) / 1e6;
+              memo_size = m != NULL ? fm_filter_memo_get_size (m) : 0;
+            }
+          else
+            plain[n_plain++] = (g_get_monotonic_time () - start) / 1e6;
+          if (run > 0)
+            g_assert_cmpuint (n_rows, ==, n_matched);
+          n_matched = n_rows;
+        }
+      qsort (plain, 3, sizeof (double), compare_doubles);
+      qsort (memo, 3, sizeof (double), compare_doubles);
+      printf ("  \"%s\": each row %.3f s, memo %.3f s (%.1fx; memo %" G_GSIZE_FORMAT
+              " bytes) -> %u rows\n", filters[i], plain[1], memo[1], plain[1] / memo[1],
+              memo_size, n_matched);
+    }
 }
 
 static gboolean
@@ -144,7 +205,9 @@ main (int argc, char *argv[])
   list = fmv_event_list_new (store);
   {
     const char *filters[] = { "result<0", "comm=sshd and not syscall=close", "path~'^/etc/'",
-                              "shadow", "errno=EACCES or errno=ENOENT", "" };
+                              "shadow", "Makefile", "/sh(adow)?/", "path=*/lib*/*.so.?",
+                              "comm=firefox", "not path/etc and (detail~O_RDONLY or comm=cc1)",
+                              "errno=EACCES or errno=ENOENT", "" };
 
     for (gsize i = 0; i < G_N_ELEMENTS (filters); i++)
       {
@@ -154,6 +217,7 @@ main (int argc, char *argv[])
 
         printf ("refilter \"%s\": %.3f s -> %u rows\n", filters[i], t, shown);
       }
+    compare_memo (store, filters, G_N_ELEMENTS (filters) - 1);
   }
 
   start = g_get_monotonic_time ();

@@ -271,6 +271,44 @@ test_list_shows_only_rows_kept (void)
     }
 }
 
+/* Refilters with text tests, which the worker decides once per string (fm-filter-memo.h),
+ * show exactly the rows fm_filter_match takes: before the depth is reached, after pages
+ * went with the strings only their rows named, after new strings took those ids, and with
+ * rows coming (and strings interned) while the refilter runs. */
+static void
+test_text_refilter_at_depth (void)
+{
+  static const char *const filters[] = {
+    "depth/1", "path~'7$'", "path=/depth/*3", "not depth/2 and (comm=bash or passwd)",
+    "path=/etc/*", "SHADOW or shadow", "/depth.1[0-9]$/", "path!=/depth/*5 and detail~o_cloexec",
+  };
+  g_autoptr(FmvStore) store = fmv_store_new ();
+  g_autoptr(FmvEventList) list = fmv_event_list_new (store);
+  guint end = 0;
+
+  fmv_store_set_depth (store, 2 * PAGE);
+  for (guint round = 0; round < 4; round++)
+    {
+      append_range (store, end, end + PAGE + PAGE / 3);
+      end += PAGE + PAGE / 3;
+      for (gsize f = 0; f < G_N_ELEMENTS (filters); f++)
+        {
+          g_assert_true (fmv_event_list_set_filter (list, filters[f], NULL));
+          if (f == 0)
+            {
+              /* new paths while the worker runs: their rows are matched when it lands */
+              g_assert_true (fmv_event_list_get_busy (list));
+              append_range (store, end, end + 1000);
+              end += 1000;
+            }
+          fmv_event_list_wait (list);
+          assert_list_shows_kept_rows (list, store, filters[f]);
+        }
+    }
+  /* the ids of the paths that went were given to new ones */
+  g_assert_cmpuint (fmv_store_get_string_id_bound (store), <, end / ROWS_PER_PATH);
+}
+
 static void
 save_done_cb (GObject      *source,
               GAsyncResult *result,
@@ -355,6 +393,7 @@ main (int   argc,
   g_test_add_func ("/viewer/depth/store-keeps-the-newest-rows", test_store_keeps_the_newest_rows);
   g_test_add_func ("/viewer/depth/hold-keeps-memory-until-released", test_store_hold_keeps_memory_until_released);
   g_test_add_func ("/viewer/depth/list-shows-only-rows-kept", test_list_shows_only_rows_kept);
+  g_test_add_func ("/viewer/depth/text-refilter-matches-each-row", test_text_refilter_at_depth);
   g_test_add_func ("/viewer/depth/save-and-open-keep-the-newest", test_save_and_open_keep_the_newest);
   return g_test_run ();
 }

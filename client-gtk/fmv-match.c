@@ -1,0 +1,34 @@
+/* fmv-match.c: the rows of a store that a filter takes; see fmv-match.h. */
+#include "config.h"
+
+#include "fmv-match.h"
+
+#define CANCEL_CHECK_ROWS 65536
+
+guint
+fmv_match_rows (FmvStore     *store,
+                FmFilter     *filter,
+                FmFilterMemo *memo,
+                guint         first,
+                guint         end,
+                guint32      *rows,
+                GCancellable *cancellable)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (FMV_IS_STORE (store), 0);
+  g_return_val_if_fail (filter != NULL && rows != NULL, 0);
+
+  for (guint row = first; row < end; row++)
+    {
+      FmEvent ev;
+
+      if ((row % CANCEL_CHECK_ROWS) == 0 && g_cancellable_is_cancelled (cancellable))
+        return G_MAXUINT;
+      fmv_store_get_event (store, row, &ev);
+      if (memo != NULL ? fm_filter_memo_match (memo, &ev, fmv_store_get_record (store, row))
+                       : fm_filter_match (filter, &ev))
+        rows[n++] = row;
+    }
+  return n;
+}
