@@ -116,6 +116,25 @@ struct slot {
   char argv[2 * FMD_BPF_ARGV_MAX];
 };
 
+/* The record's path and path2 against each prefix of the capture, as the daemon will
+ * show the paths (fmd_bpf_path_tidy: their empty and "." components dropped), component
+ * by component: one bpf_loop over every byte compared, so that the verifier sees its step
+ * once. The comparison's state lives in the per-CPU scratch map, not on the stack: a
+ * verifier before 6.7 checks a bpf_loop callback once, with the caller's stack as it was
+ * at the call, and prunes the branches that state rules out (6.1 made every comparison
+ * spin to the loop's bound). */
+struct below {
+  __u32 start[2];        /* path is sp->data[0, len[0]), path2 sp->data[start[1], ...) */
+  __u32 len[2];
+  __u32 k;               /* the prefix compared, prefixes[k] */
+  __u32 which;           /* 0: path, 1: path2 */
+  __u32 fresh;           /* the comparison of prefix k with path `which` begins */
+  __u32 i;               /* the next byte of the path, from its start */
+  __u32 j;               /* the next byte of the prefix */
+  __u32 comparing;       /* inside a component; else at the start of one */
+  __u32 below;
+};
+
 /* Per-CPU working memory: the record being built and the walk's buffer. The walk writes
  * the base backwards ending at walk[PATH_MAX], '/' goes at walk[PATH_MAX] and the
  * relative string after it, so base + "/" + string ends up contiguous. */
@@ -123,6 +142,7 @@ struct scratch {
   struct fmd_bpf_record rec;
   char data[4 * FMD_BPF_PATH_MAX + 2 * FMD_BPF_STR_MAX];
   char walk[3 * FMD_BPF_PATH_MAX];
+  struct below below;    /* paths_wanted()'s comparison */
 };
 
 struct {
@@ -573,23 +593,6 @@ dirfd_at (const __u64 *args,
   return index < 6 ? (__s64) (int) args[index & 7] : AT_FDCWD;
 }
 
-/* The record's path and path2 against each prefix of the capture, as the daemon will
- * show the paths (fmd_bpf_path_tidy: their empty and "." components dropped), component
- * by component: one bpf_loop over every byte compared, so that the verifier sees its step
- * once. */
-struct below {
-  const char *data;      /* sp->data: path is data[0, len[0]), path2 data[start[1], ...) */
-  __u32 start[2];
-  __u32 len[2];
-  __u32 k;               /* the prefix compared, prefixes[k] */
-  __u32 which;           /* 0: path, 1: path2 */
-  __u32 fresh;           /* the comparison of prefix k with path `which` begins */
-  __u32 i;               /* the next byte of the path, from its start */
-  __u32 j;               /* the next byte of the prefix */
-  __u32 comparing;       /* inside a component; else at the start of one */
-  __u32 below;
-};
-
 #define DATA_MASK (4 * FMD_BPF_PATH_MAX - 1)
 
 /* This comparison failed: on to the next path, or the next prefix. */
@@ -604,10 +607,16 @@ below_next (struct below *b)
   return b->k >= settings.n_prefixes || b->k >= FMD_BPF_MAX_PREFIXES;
 }
 
+/* What below_step() is given (bpf_loop takes a pointer to the stack only). */
+struct below_ctx {
+  struct scratch *sp;
+};
+
 static long
 below_step (__u32 index __attribute__((unused)), void *data)
 {
-  struct below *b = data;
+  struct scratch *sp = ((struct below_ctx *) data)->sp;
+  struct below *b = &sp->below;
   __u32 k = b->k;
   const struct fmd_bpf_prefix *prefix = bpf_map_lookup_elem (&prefixes, &k);
   __u32 w = b->which & 1;
@@ -623,11 +632,11 @@ below_step (__u32 index __attribute__((unused)), void *data)
       b->i = 1;
       b->j = 0;
       b->comparing = 0;
-      if (len == 0 || b->data[start & DATA_MASK] != '/' || prefix->len >= FMD_BPF_PATH_MAX)
+      if (len == 0 || sp->data[start & DATA_MASK] != '/' || prefix->len >= FMD_BPF_PATH_MAX)
         return below_next (b);
     }
   at_end = b->i >= len;
-  c = at_end ? '\0' : b->data[(start + b->i) & DATA_MASK];
+  c = at_end ? '\0' : sp->data[(start + b->i) & DATA_MASK];
 
   if (!b->comparing)
     {
@@ -637,7 +646,7 @@ below_step (__u32 index __attribute__((unused)), void *data)
           return 0;
         }
       if (!at_end && c == '.'
-          && (b->i + 1 >= len || b->data[(start + b->i + 1) & DATA_MASK] == '/'))
+          && (b->i + 1 >= len || sp->data[(start + b->i + 1) & DATA_MASK] == '/'))
         {
           b->i++;
           return 0;
@@ -688,18 +697,22 @@ static __noinline int
 paths_wanted (struct scratch               *sp,
               const struct fmd_bpf_record  *rec)
 {
-  struct below b = {
-    .data = sp->data,
-    .start = { 0, rec->path_len + 1 },
-    .len = { rec->path_len, rec->path2_len },
-    .fresh = 1,
-  };
+  struct below *b = &sp->below;
+  struct below_ctx ctx = { .sp = sp };
 
   if (rec->flags & SHOWN_OTHERWISE)
     return 1;
+  b->start[0] = 0;
+  b->start[1] = rec->path_len + 1;
+  b->len[0] = rec->path_len;
+  b->len[1] = rec->path2_len;
+  b->k = 0;
+  b->which = 0;
+  b->fresh = 1;
+  b->below = 0;
   /* each step moves along a path or a prefix, or enters a component, or moves on */
-  bpf_loop (FMD_BPF_MAX_PREFIXES * 2 * 3 * FMD_BPF_PATH_MAX, below_step, &b, 0);
-  return b.below;
+  bpf_loop (FMD_BPF_MAX_PREFIXES * 2 * 3 * FMD_BPF_PATH_MAX, below_step, &ctx, 0);
+  return b->below;
 }
 
 /* --- entry ------------------------------------------------------------------------------ */
