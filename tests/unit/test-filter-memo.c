@@ -25,7 +25,7 @@ static const char *const filters[] = {
   "errno=EACCES and shadow", "42", "-2", "/^4/", "/[0-9]{4}/", "/655/", "/^(0|3)$/", "not (etc or comm=Xorg) and (path=*.txt or detail~count)",
 };
 
-static const char *const comms[] = { "sshd", "Xorg", "NetworkManager", "bash", "shadowd", "a\xff" "b" };
+static const char *const comms[] = { "sshd", "Xorg", "NetworkManager", "bash", "shadowd", "a\xff\x62" };
 static const char *const dirs[] = { "/etc", "/ETC", "/usr/lib", "/home/alice/Shadow files", "/tmp/x\xff", "/etcetera" };
 static const char *const files[] = { "shadow", "passwd", "libc.so.6", "libglib-2.0.so.0", "SHADOW.bak", "notes.txt" };
 static const char *const details[] = { "", "O_RDONLY|O_CLOEXEC", "O_WRONLY|O_CREAT, 0644", "fd=3 count=4096" };
