@@ -68,5 +68,14 @@ kernel_part "kernel-part/globs-and-negations-stay-in-user-space" \
 kernel_part "kernel-part/filter-and-keys-meet" \
   "{'filter': <'comm=sshd or comm=cron'>, 'comms': <['cron', 'atd']>}" \
   'fm_comms["cron"] = 1' '!fm_comms["sshd"]' '!fm_comms["atd"]'
+# path prefixes: tested in the script where their quoted form is their bytes, else in
+# filemond alone
+kernel_part "kernel-part/path-prefixes" \
+  "{'filter': <'path=/etc/* or path2=/srv/www/*'>}" \
+  'fm_prefixes["\"/etc"] = 1' 'fm_prefixes["\"/srv/www"] = 1' \
+  'if (!fm_wanted(sp, sb) && !fm_wanted(sp2, sb2)) { fm_forget(t); return 0 }'
+kernel_part "kernel-part/path-prefixes-not-ascii-stay-in-user-space" \
+  "{'path-prefixes': <['/etc', '/home/jos\u00e9']>}" \
+  '!fm_prefixes' '!fm_wanted('
 echo "1..$n"
 [ "$failed" = 0 ]
