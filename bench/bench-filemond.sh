@@ -36,7 +36,9 @@ wait_state() {
   return 1
 }
 
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$FILEMOND_PID/stat"; }
+# filemond's CPU time (filemond_cpu_ns) is read from a cgroup of its own for the round
+cpu_cgroup_enter
+trap cpu_cgroup_leave EXIT
 
 # filemonctl start: its wall time, then State running.
 start_capture() {
@@ -83,12 +85,12 @@ stop_capture
 first_event warm
 
 # ---- full capture, one watch reader ----------------------------------------------------
-ticks0=$(cpu_ticks)
+cpu0=$(filemond_cpu_ns)
 events0=$(prop EventCount)
 for op in "${ops[@]}"; do
   capture_load filemond-all "$op" 1 pipe "${load[@]}"
 done
-ticks1=$(cpu_ticks)
+cpu1=$(filemond_cpu_ns)
 events1=$(prop EventCount)
 # top the ring up to 1M events for the RSS, dump and replay figures
 buffered=$(prop BufferedCount)
@@ -96,23 +98,22 @@ if [ "$buffered" -lt 1000000 ]; then
   "${load[@]}" --op=open-missing --count=$((1000000 - buffered + 1000)) > /dev/null
   wait_drained
 fi
-hz=$(getconf CLK_TCK)
-put cpu-per-event-us "$(calc "($ticks1 - $ticks0) / $hz * 1e6 / max(1, $events1 - $events0)")"
+put cpu-per-event-us "$(calc "($cpu1 - $cpu0) / 1e3 / max(1, $events1 - $events0)")"
 # The same once the ring is full: its chunks and strings are then reused, where the figure
 # above pays for the first touch of each page the growing ring takes (on these virtual
 # machines a fault on a new page costs about as much as the rest of an event's work).
 "${fmctl[@]}" watch --json > /dev/null 2>&1 &
 wpid=$!
 sleep 0.5
-ticks2=$(cpu_ticks)
+cpu2=$(filemond_cpu_ns)
 events2=$(prop EventCount)
 "${load[@]}" --op=open-missing --seconds="$secs" > /dev/null
 wait_drained
-ticks3=$(cpu_ticks)
+cpu3=$(filemond_cpu_ns)
 events3=$(prop EventCount)
 kill -INT "$wpid" 2>/dev/null || true
 wait "$wpid" 2>/dev/null || true
-put cpu-per-event-full-ring-us "$(calc "($ticks3 - $ticks2) / $hz * 1e6 / max(1, $events3 - $events2)")"
+put cpu-per-event-full-ring-us "$(calc "($cpu3 - $cpu2) / 1e3 / max(1, $events3 - $events2)")"
 stop_capture
 
 # ---- the ring full: RSS, dump, stream replay -------------------------------------------

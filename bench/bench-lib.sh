@@ -42,7 +42,9 @@ cpu_cgroup_enter() {
 cpu_cgroup_leave() {
   [ -d "${cpu_group:-}" ] || return 0
   ! kill -0 "$FILEMOND_PID" 2>/dev/null || echo "$FILEMOND_PID" > "$cpu_group_home/cgroup.procs"
-  rmdir "$cpu_group"
+  # a filemond that was just stopped may take a moment to leave it
+  for _ in $(seq 100); do rmdir "$cpu_group" 2>/dev/null && return 0; sleep 0.05; done
+  echo "bench: could not remove $cpu_group" >&2
 }
 filemond_cpu_ns() { cat "$cpu_group/cpuacct.usage"; }
 
