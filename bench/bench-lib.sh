@@ -1,4 +1,5 @@
 # bench-lib.sh: helpers of the scripts that run inside tests/bus/with-bus.sh (sourced).
+# shellcheck shell=bash disable=SC2154  # the callers set what capture_load expects (below)
 # capture_load expects of its caller: fmctl (filemonctl and its options), counter
 # (fm-bench-count), tmp, round, secs, put and note.
 
@@ -88,7 +89,7 @@ capture_load() {
   shift 4
   local marker=$tmp/end-of-load-$round-$variant-$op w i before
   local wpids=() cpids=() sizes=() starts=() seen=0 dropped0 dropped1 cpu0 cpu1 events0 events1 t_end t_all
-  local calls per expected delivered="" missed=0 m d
+  local calls per expected delivered="" missed=0 m d last
   before=$(streams_opened)
   for ((w = 0; w < watchers; w++)); do
     if [ "$to" = pipe ]; then
@@ -123,14 +124,19 @@ capture_load() {
     done
     t_all=$(now)
   else
-    # The watch may have written the marker before the load's end was timed: when the
-    # file already holds it at the size read right after, that read's time counts.
+    # Whether a watch had written the marker already when its file's size was read: the
+    # events are written in the order they happened, and the marker happened before the
+    # load's end, so it had when the last event written by then happened after the end
+    # (that read's time counts); otherwise the marker comes after that size: watch it
+    # grow. Scanning the file for the marker instead takes longer than the wait measured.
     for ((w = 0; w < watchers; w++)); do sizes+=("$(stat -c %s "$tmp/out$w")"); done
     t_all=$(now)
     seen=1
     for ((w = 0; w < watchers; w++)); do
-      grep -qF "\"path\":\"$marker\"" < <(head -c "${sizes[w]}" "$tmp/out$w" | tail -c +$((starts[w] + 1))) &&
-        continue
+      last=$(dd if="$tmp/out$w" iflag=skip_bytes,count_bytes skip=$((sizes[w] > 65536 ? sizes[w] - 65536 : 0)) \
+        count=65536 status=none | grep -o '"time_ns":[0-9]*' | tail -n 1 | cut -d: -f2)
+      # time_ns is ns since the epoch, as date +%s%N
+      [ -n "$last" ] && ((last > ${t_end/./})) && continue
       wait_marker_in_file "$tmp/out$w" "$marker" $((sizes[w] > 8192 ? sizes[w] - 8192 : 0)) || seen=0
       t_all=$(now)
     done
