@@ -23,7 +23,6 @@ ops=(open-missing stat open-close getppid)
 
 put() { printf '%s\t%s\t%s\n' "$round" "$1" "$2" >> "$raw"; }
 note() { echo "round $round: $*" >> "$raw.notes"; echo "bench-filemond: $*" >&2; }
-now() { date +%s.%N; }
 # shellcheck source=bench/bench-lib.sh
 . "$(dirname "$0")/bench-lib.sh"
 
@@ -37,7 +36,9 @@ wait_state() {
   return 1
 }
 
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$FILEMOND_PID/stat"; }
+# filemond's CPU time (filemond_cpu_ns) is read from a cgroup of its own for the round
+cpu_cgroup_enter
+trap cpu_cgroup_leave EXIT
 
 # filemonctl start: its wall time, then State running.
 start_capture() {
@@ -78,70 +79,18 @@ first_event() {
   wait_state running
 }
 
-# One load under full capture, counted by one `filemonctl watch --json` until the load's
-# end marker (a reader that lags behind is waited for, up to a minute, not cut off).
-full_capture_op() {
-  local op=$1 wpid cpid calls per expected delivered missed dropped0 dropped1 lost i
-  local marker=$tmp/end-of-load-$round-$op
-  rm -f "$tmp/fifo"
-  mkfifo "$tmp/fifo"
-  "$counter" --comm=fm-loadgen --until-path="$marker" < "$tmp/fifo" > "$tmp/count" &
-  cpid=$!
-  "${fmctl[@]}" watch --json > "$tmp/fifo" 2> "$tmp/notes" &
-  wpid=$!
-  sleep 0.5
-  dropped0=$(prop DroppedCount)
-  "${load[@]}" --op="$op" --seconds="$secs" --end-marker="$marker" > "$tmp/lg"
-  put "rate.filemond-all.$op" "$(awk '{ print $4 }' "$tmp/lg")"
-  # The counter goes at the marker. A capture that dropped events may have dropped the
-  # marker too: then, from 5 s on, stop waiting; stopping the watch ends the counter's
-  # input, and it counts what came.
-  for ((i = 0; i < 600; i++)); do
-    kill -0 "$cpid" 2>/dev/null || break
-    if ((i >= 50 && i % 10 == 0)) && [ "$(prop DroppedCount)" != "$dropped0" ]; then break; fi
-    sleep 0.1
-  done
-  wait_drained
-  kill -INT "$wpid" 2>/dev/null || true
-  wait "$wpid" 2>/dev/null || true
-  wait "$cpid" || true
-  [ "$(kv until_seen "$tmp/count")" = 1 ] ||
-    note "full capture $op: the reader did not see the load's end marker (dropped, or the reader lagged a minute)"
-  dropped1=$(prop DroppedCount)
-  calls=$(awk '{ print $2 }' "$tmp/lg")
-  case $op in
-    open-close) per=2 ;;
-    getppid) per=0 ;;
-    *) per=1 ;;
-  esac
-  expected=$((calls * per))
-  delivered=$(kv pid_events "$tmp/count"); delivered=${delivered:-0}
-  missed=$(sed -n 's/.*missed \([0-9]*\) events.*/\1/p' "$tmp/notes" | awk '{ s += $1 } END { print s + 0 }')
-  lost=$((missed + dropped1 - dropped0))
-  # the load's own start (exec, loader, libc) and its final write come on top of the loop
-  put "delivered.filemond-all.$op" "$delivered"
-  put "expected.filemond-all.$op" "$expected"
-  put "lost.filemond-all.$op" "$lost"
-  if [ "$lost" -eq 0 ] && [ "$delivered" -ge "$expected" ]; then
-    put "lossless.filemond-all.$op" 1
-  else
-    put "lossless.filemond-all.$op" 0
-    note "full capture $op: delivered $delivered of $expected loop events, missed by the reader $missed, dropped in the capture $((dropped1 - dropped0))"
-  fi
-}
-
 # ---- cold and warm Start ----------------------------------------------------------------
 first_event cold
 stop_capture
 first_event warm
 
 # ---- full capture, one watch reader ----------------------------------------------------
-ticks0=$(cpu_ticks)
+cpu0=$(filemond_cpu_ns)
 events0=$(prop EventCount)
 for op in "${ops[@]}"; do
-  full_capture_op "$op"
+  capture_load filemond-all "$op" 1 pipe "${load[@]}"
 done
-ticks1=$(cpu_ticks)
+cpu1=$(filemond_cpu_ns)
 events1=$(prop EventCount)
 # top the ring up to 1M events for the RSS, dump and replay figures
 buffered=$(prop BufferedCount)
@@ -149,23 +98,22 @@ if [ "$buffered" -lt 1000000 ]; then
   "${load[@]}" --op=open-missing --count=$((1000000 - buffered + 1000)) > /dev/null
   wait_drained
 fi
-hz=$(getconf CLK_TCK)
-put cpu-per-event-us "$(calc "($ticks1 - $ticks0) / $hz * 1e6 / max(1, $events1 - $events0)")"
+put cpu-per-event-us "$(calc "($cpu1 - $cpu0) / 1e3 / max(1, $events1 - $events0)")"
 # The same once the ring is full: its chunks and strings are then reused, where the figure
 # above pays for the first touch of each page the growing ring takes (on these virtual
 # machines a fault on a new page costs about as much as the rest of an event's work).
 "${fmctl[@]}" watch --json > /dev/null 2>&1 &
 wpid=$!
 sleep 0.5
-ticks2=$(cpu_ticks)
+cpu2=$(filemond_cpu_ns)
 events2=$(prop EventCount)
 "${load[@]}" --op=open-missing --seconds="$secs" > /dev/null
 wait_drained
-ticks3=$(cpu_ticks)
+cpu3=$(filemond_cpu_ns)
 events3=$(prop EventCount)
 kill -INT "$wpid" 2>/dev/null || true
 wait "$wpid" 2>/dev/null || true
-put cpu-per-event-full-ring-us "$(calc "($ticks3 - $ticks2) / $hz * 1e6 / max(1, $events3 - $events2)")"
+put cpu-per-event-full-ring-us "$(calc "($cpu3 - $cpu2) / 1e3 / max(1, $events3 - $events2)")"
 stop_capture
 
 # ---- the ring full: RSS, dump, stream replay -------------------------------------------

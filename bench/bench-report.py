@@ -64,6 +64,55 @@ def add_ratios(values):
         ratios = {r: v / floor[r] for r, v in excluded.items() if floor.get(r)}
         if ratios:
             values[f"floor-ratio.filemond-excluded.{op}"] = ratios
+    add_round2(values)
+
+
+def per_round(values, out, fn, *keys):
+    """values[out][r] = fn(values[k][r] for k in keys), for each round that has them all."""
+    series = [values.get(k, {}) for k in keys]
+    result = {}
+    for r in series[0] if series else []:
+        if all(r in s for s in series):
+            try:
+                result[r] = fn(*(s[r] for s in series))
+            except ZeroDivisionError:
+                continue
+    if result:
+        values[out] = result
+
+
+R2_OPS = ["open-missing", "stat"]
+R2_BUILDS = ["new", "old"]
+
+
+def add_round2(values):
+    """Issue 20's figures (bench-round2.sh, run-bench.sh's unpinned peers): each traced
+    rate against the untraced run of the same round and placement."""
+    def quotient(out, num, den):
+        per_round(values, out, lambda n, d: n / d, num, den)
+
+    for op in R2_OPS:
+        for peer in PEERS:
+            quotient(f"ratio.{peer}-unpinned.{op}", f"rate.{peer}-unpinned.{op}", f"rate.untraced-unpinned.{op}")
+        for b in R2_BUILDS:
+            quotient(f"ratio.r2-full-unpinned-{b}.{op}",
+                     f"rate.r2-full-unpinned-{b}.{op}", f"rate.r2-untraced-unpinned-{b}.{op}")
+            quotient(f"ratio.r2-full-{b}.{op}", f"rate.r2-full-{b}.{op}", f"rate.r2-untraced-{b}.{op}")
+            # what a captured event adds to the traced thread
+            per_round(values, f"cost-ns.r2-full-{b}.{op}", lambda t, u: 1e9 / t - 1e9 / u,
+                      f"rate.r2-full-{b}.{op}", f"rate.r2-untraced-{b}.{op}")
+        quotient(f"cost-new-over-old.{op}", f"cost-ns.r2-full-new.{op}", f"cost-ns.r2-full-old.{op}")
+        quotient(f"cpu-new-over-old.{op}",
+                 f"cpu-per-event-us.r2-full-new.{op}", f"cpu-per-event-us.r2-full-old.{op}")
+    for b in R2_BUILDS:
+        quotient(f"ratio.r2-full2-{b}.open-missing",
+                 f"rate.r2-full2-{b}.open-missing", f"rate.r2-untraced-{b}.open-missing")
+        quotient(f"cpu-two-over-one.{b}",
+                 f"cpu-per-event-us.r2-full2-{b}.open-missing", f"cpu-per-event-us.r2-full1-{b}.open-missing")
+    sat = "r2-new.open-missing"
+    per_round(values, "saturated-loss-pct", lambda c, d, m: 100 * (d + m) / c,
+              f"saturated-calls.{sat}", f"saturated-dropped.{sat}", f"saturated-missed.{sat}")
+    quotient("saturated-ratio", f"saturated-rate.{sat}", "rate.r2-untraced-saturated-new.open-missing")
 
 
 def rows(values):
@@ -93,6 +142,7 @@ def rows(values):
             ref = PEER_REFERENCE.get((peer, op))
             out.append((f"ratio.{peer}.{op}", f"{peer}: {op} ratio", "",
                         (f"(issue: {ref:g})", None) if ref is not None else None))
+    out += round2_rows(at_least, at_most)
     out += [
         ("stream-replay-events-per-s", "OpenStream, 1 reader, replay of the ring (events/s)", "",
          at_least(2_000_000)),
@@ -132,6 +182,66 @@ def rows(values):
         ("viewer-live-frame-cpu-ms", "  most main-thread CPU in one frame (ms)", "", None),
         ("viewer-live-missed", "  events filemond took in that the view lacks", "", ("0", lambda m, vs: max(vs) == 0)),
     ]
+    return out
+
+
+def round2_rows(at_least, at_most):
+    """Issue 20 (round 2): unpinned, saturated, the pinned cost and filemond's CPU against
+    the old build's, measured in the same rounds."""
+    every_round_zero = ("0 in every round", lambda m, vs: max(vs) == 0)
+    unpinned_goal = {"open-missing": 0.45, "stat": 0.50}
+    out = []
+    for op in R2_OPS:
+        out.append((f"rate.r2-untraced-unpinned-new.{op}", f"R2 unpinned: untraced {op} (calls/s)", "", None))
+        out.append((f"ratio.r2-full-unpinned-new.{op}", f"R2 unpinned: full capture + 1 watch to a file: {op} ratio",
+                    "", at_least(unpinned_goal[op])))
+        out.append((f"ratio.r2-full-unpinned-old.{op}", "  the same, old build", "", None))
+        out.append((f"delivery-s.r2-full-unpinned-new.{op}",
+                    f"  {op}: load's end to the file holding all its events (s)", "", at_most(0.5)))
+        out.append((f"delivery-s.r2-full-unpinned-old.{op}", "  the same, old build (s)", "", None))
+        out.append((f"lost.r2-full-unpinned-new.{op}", f"  {op}: events lost (gaps + drops)", "", every_round_zero))
+        out.append((f"cpu-per-event-us.r2-full-unpinned-new.{op}", f"  {op}: filemond CPU per event (us)", "", None))
+    for peer in PEERS:
+        for op in R2_OPS:
+            out.append((f"ratio.{peer}-unpinned.{op}", f"R2 unpinned: {peer}: {op} ratio", "", None))
+    out += [
+        ("rate.r2-untraced-saturated-new.open-missing",
+         "R2 saturated: one failed-openat load per CPU, untraced, summed (calls/s)", "", None),
+        ("saturated-rate.r2-new.open-missing", "  under full capture + 1 watch, summed (calls/s)", "", None),
+        ("saturated-ratio", "  ratio", "", at_least(0.40)),
+        ("saturated-calls.r2-new.open-missing", "  calls made", "", None),
+        ("saturated-loss-pct", "  dropped + missed, % of the calls", "", at_most(1)),
+        ("saturated-unaccounted.r2-new.open-missing", "  calls - delivered - dropped - missed", "",
+         every_round_zero),
+    ]
+    for op in R2_OPS:
+        out += [
+            (f"rate.r2-untraced-new.{op}", f"R2 pinned: untraced {op} (calls/s)", "", None),
+            (f"ratio.r2-full-new.{op}", f"R2 pinned: full capture + 1 watch: {op} ratio", "", None),
+            (f"ratio.r2-full-old.{op}", "  the same, old build", "", None),
+            (f"cost-ns.r2-full-new.{op}", f"  {op}: cost a captured event adds to the thread (ns)", "", None),
+            (f"cost-ns.r2-full-old.{op}", "  the same, old build (ns)", "", None),
+            (f"cost-new-over-old.{op}", "  new / old cost, same round", "", at_most(0.5)),
+            (f"lost.r2-full-new.{op}", f"  {op}: events lost (gaps + drops)", "", every_round_zero),
+        ]
+    for op in R2_OPS:
+        out += [
+            (f"cpu-per-event-us.r2-full-new.{op}", f"R2 filemond CPU per event, {op} pinned, 1 watch, ring growing (us)", "", None),
+            (f"cpu-per-event-us.r2-full-old.{op}", "  the same, old build (us)", "", None),
+            (f"cpu-new-over-old.{op}", "  new / old, same round", "", at_most(0.5)),
+        ]
+    for b, label in (("new", ""), ("old", ", old build")):
+        out += [
+            (f"cpu-per-event-us.r2-full1-{b}.open-missing",
+             f"R2 filemond CPU per event, ring full, 1 watch{label} (us)", "", None),
+            (f"cpu-per-event-us.r2-full2-{b}.open-missing",
+             f"  2 watches{label} (us)", "", None),
+            (f"cpu-two-over-one.{b}", "  two watches / one, same round", "",
+             at_most(1.3) if b == "new" else None),
+            (f"ratio.r2-full2-{b}.open-missing", "  failed-openat ratio with 2 watches", "", None),
+            (f"lost.r2-full2-{b}.open-missing", "  events lost (gaps + drops, the worse watch)", "",
+             every_round_zero if b == "new" else None),
+        ]
     return out
 
 
@@ -189,6 +299,11 @@ def main():
         "per load. Ratios: the load's rate under the variant / its untraced rate in the same "
         "round (for the kernel filter and the hook floor, the untraced run right after them). Median and spread (min - max) over the rounds; a goal is judged on the median, "
         "a loss goal on every round. Written by bench/run-bench.sh.",
+        "",
+        f"Load on the machine: before the run `{meta.get('uptime_before', '').strip()}`, after it "
+        f"`{meta.get('uptime_after', '').strip()}`. R2 rows: issue 20's round 2 (bench-round2.sh); "
+        f"\"old build\": {meta.get('old', 'not run')}, its daemon and filemonctl in a bus of their own, "
+        "alternated with the new one's within each round. Cost (ns) = 1e9 / traced rate - 1e9 / untraced rate.",
         "",
         "| measure | median | spread | goal | met |",
         "|---|---:|---:|---|---|",

@@ -61,18 +61,6 @@ startup_events() {
   per_load=$(( $(kv pid_events "$tmp/count0") - per ))
 }
 
-# a `watch` is reading once filemond has opened its stream (with-bus.sh runs it --verbose)
-streams_opened() { grep -c 'stream [0-9]* opened at seq' "$FILEMOND_LOG" || true; }
-wait_subscribed() {
-  local before=$1
-  for _ in $(seq 500); do
-    [ "$(streams_opened)" -gt "$before" ] && return 0
-    sleep 0.02
-  done
-  echo "bench-saturated-round: the reader did not subscribe" >&2
-  exit 1
-}
-
 # a failing step must not leave a reader or a load behind the harness
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 startup_events

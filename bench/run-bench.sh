@@ -3,22 +3,28 @@
 # under each tracer, interleaved per round, plus filemond's own figures; writes
 # bench/results.md and bench/results.json. Needs root. See bench/README.md.
 #
-#   bench/run-bench.sh [--rounds N] [--seconds S] [BUILDDIR]
+#   bench/run-bench.sh [--rounds N] [--seconds S] [--old OLD_BUILDDIR] [BUILDDIR]
 #
 # BUILDDIR defaults to build/ in the source tree; bench/ and, for the filemond variants,
 # daemon/ and client-cli/ must be built in it. Each round runs, one after the other: every
 # load untraced, under strace, bpftrace, perf trace and auditd, then the filemond round
 # (bench-filemond.sh inside tests/bus/with-bus.sh with bench/bench.conf). A peer that
-# cannot run here is skipped with a note in the results.
+# cannot run here is skipped with a note in the results. Issue 20's round 2 comes on top:
+# the peers once more with the loads unpinned, then bench-round2.sh (unpinned full capture
+# and its delivery, the saturated machine, the pinned cost and CPU an event with one and
+# two watches) for BUILDDIR's filemond and, with --old, for OLD_BUILDDIR's (an older
+# commit built with its filemond, filemonctl and bench/), each in a bus of its own, never
+# both at once, which goes first alternating by round.
 set -euo pipefail
 
 source_dir=$(cd "$(dirname "$(realpath "$0")")/.." && pwd)
 rounds=5
 secs=1
 build_dir=$source_dir/build
+old_build_dir=""
 
 usage() {
-  echo "usage: $0 [--rounds N] [--seconds S] [BUILDDIR]" >&2
+  echo "usage: $0 [--rounds N] [--seconds S] [--old OLD_BUILDDIR] [BUILDDIR]" >&2
   exit 2
 }
 
@@ -28,6 +34,7 @@ while [ $# -gt 0 ]; do
     --rounds=*) rounds=${1#*=}; shift ;;
     --seconds) [ $# -ge 2 ] || usage; secs=$2; shift 2 ;;
     --seconds=*) secs=${1#*=}; shift ;;
+    --old) [ $# -ge 2 ] || usage; old_build_dir=$(realpath "$2"); shift 2 ;;
     -h|--help) usage ;;
     -*) usage ;;
     *) build_dir=$1; shift ;;
@@ -191,16 +198,18 @@ else
   have_viewer=1
 fi
 
-# ---- rounds ------------------------------------------------------------------------------
-for ((round = 1; round <= rounds; round++)); do
-  echo "run-bench: round $round of $rounds" >&2
-  for op in "${ops[@]}"; do
-    put "$round" "rate.untraced.$op" "$(rate_of "${load[@]}" --op="$op" --seconds="$secs")"
+# ---- the loads untraced and under each peer ---------------------------------------------
+# variants SUFFIX: the loads of v_ops, run as v_load, untraced and under each peer that can
+# run; measures "rate.VARIANT$SUFFIX.OP".
+variants() {
+  local suffix=$1 op bt_pid
+  for op in "${v_ops[@]}"; do
+    put "$round" "rate.untraced$suffix.$op" "$(rate_of "${v_load[@]}" --op="$op" --seconds="$secs")"
   done
   if [ "$have_strace" = 1 ]; then
-    for op in "${ops[@]}"; do
-      put "$round" "rate.strace.$op" \
-        "$(rate_of strace -f -qq -e trace=%file -o /dev/null "${load[@]}" --op="$op" --seconds="$secs")"
+    for op in "${v_ops[@]}"; do
+      put "$round" "rate.strace$suffix.$op" \
+        "$(rate_of strace -f -qq -e trace=%file -o /dev/null "${v_load[@]}" --op="$op" --seconds="$secs")"
     done
   fi
   if [ "$have_bpftrace" = 1 ]; then
@@ -209,8 +218,8 @@ for ((round = 1; round <= rounds; round++)); do
     bt_pid=$!
     for _ in $(seq 600); do [ -e "$work/bpftrace.ready" ] && break; kill -0 "$bt_pid" 2>/dev/null || break; sleep 0.1; done
     if [ -e "$work/bpftrace.ready" ]; then
-      for op in "${ops[@]}"; do
-        put "$round" "rate.bpftrace.$op" "$(rate_of "${load[@]}" --op="$op" --seconds="$secs")"
+      for op in "${v_ops[@]}"; do
+        put "$round" "rate.bpftrace$suffix.$op" "$(rate_of "${v_load[@]}" --op="$op" --seconds="$secs")"
       done
     else
       note "round $round: bpftrace did not start: $(grep -v RLIMIT_MEMLOCK "$work/bpftrace.log" | head -c 300)"
@@ -219,16 +228,16 @@ for ((round = 1; round <= rounds; round++)); do
     wait "$bt_pid" 2>/dev/null || true
   fi
   if [ "$have_perf" = 1 ]; then
-    for op in "${ops[@]}"; do
-      put "$round" "rate.perf-trace.$op" \
-        "$(rate_of perf trace -o /dev/null -e "$(perf_list)" -- "${load[@]}" --op="$op" --seconds="$secs")"
+    for op in "${v_ops[@]}"; do
+      put "$round" "rate.perf-trace$suffix.$op" \
+        "$(rate_of perf trace -o /dev/null -e "$(perf_list)" -- "${v_load[@]}" --op="$op" --seconds="$secs")"
     done
   fi
   if [ "$have_audit" = 1 ]; then
     [ "$audit_quiet" = 0 ] || auditctl -d task,never >/dev/null 2>&1 || true
     if auditctl -e 1 >/dev/null && add_audit_rules; then
-      for op in "${ops[@]}"; do
-        put "$round" "rate.auditd.$op" "$(rate_of "${load[@]}" --op="$op" --seconds="$secs")"
+      for op in "${v_ops[@]}"; do
+        put "$round" "rate.auditd$suffix.$op" "$(rate_of "${v_load[@]}" --op="$op" --seconds="$secs")"
       done
     else
       note "round $round: auditctl refused the rules"
@@ -237,10 +246,34 @@ for ((round = 1; round <= rounds; round++)); do
     auditctl -e "$audit_was_enabled" >/dev/null 2>&1 || true
     [ "$audit_quiet" = 0 ] || auditctl -a task,never >/dev/null 2>&1 || true
   fi
+}
+
+uptime_before=$(uptime)
+# ---- rounds ------------------------------------------------------------------------------
+for ((round = 1; round <= rounds; round++)); do
+  echo "run-bench: round $round of $rounds" >&2
+  v_load=("${load[@]}") v_ops=("${ops[@]}")
+  variants ""
+  # issue 20: the same unpinned (the scheduler places the load and the tracer), for the
+  # loads of its goals
+  v_load=("$loadgen") v_ops=(open-missing stat)
+  variants -unpinned
   if [ "$have_filemond" = 1 ]; then
     FILEMON_BUILD_DIR=$build_dir "$source_dir/tests/bus/with-bus.sh" --config "$source_dir/bench/bench.conf" \
       -- "$source_dir/bench/bench-filemond.sh" "$round" "$raw" "$secs" "$load_cpu" > "$work/filemond-round.log" 2>&1 ||
       note "round $round: the filemond round failed: $(tail -n 5 "$work/filemond-round.log" | tr '\n' ' ')"
+  fi
+  if [ "$have_filemond" = 1 ]; then
+    builds=(new)
+    [ -z "$old_build_dir" ] || { ((round % 2)) && builds=(old new) || builds=(new old); }
+    for tag in "${builds[@]}"; do
+      dir=$build_dir
+      [ "$tag" = new ] || dir=$old_build_dir
+      FILEMON_BUILD_DIR=$dir "$source_dir/tests/bus/with-bus.sh" --config "$source_dir/bench/bench.conf" \
+        -- "$source_dir/bench/bench-round2.sh" "$round" "$raw" "$secs" "$tag" "$load_cpu" \
+        "$([ "$tag" = new ] && echo 1 || echo 0)" > "$work/round2.log" 2>&1 ||
+        note "round $round: the round-2 part of the $tag build failed: $(tail -n 5 "$work/round2.log" | tr '\n' ' ')"
+    done
   fi
   if [ "$have_viewer" = 1 ]; then
     FILEMON_BUILD_DIR=$build_dir "$source_dir/tests/bus/with-bus.sh" --config "$source_dir/bench/bench.conf" \
@@ -276,6 +309,9 @@ fi
   echo "cpu=$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1)"
   echo "rounds=$rounds"
   echo "seconds=$secs"
+  echo "uptime_before=$uptime_before"
+  echo "uptime_after=$(uptime)"
+  [ -z "$old_build_dir" ] || echo "old=$(git -C "$old_build_dir/.." log -1 --format=%h 2>/dev/null || echo "$old_build_dir")"
 } > "$work/meta"
 /usr/bin/python3 "$source_dir/bench/bench-report.py" "$raw" "$raw.notes" "$work/meta" \
   "$source_dir/bench/results.md" "$source_dir/bench/results.json"
