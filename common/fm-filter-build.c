@@ -12,15 +12,8 @@
 static FmFilter *
 any_of (GPtrArray *terms)
 {
-  Node *n;
-
   g_assert (terms->len > 0);
-  if (terms->len == 1)
-    return fm_filter_new_from_node (g_ptr_array_steal_index (terms, 0));
-  n = fm_filter_node_new (N_OR);
-  n->n_kids = terms->len;
-  n->kids = (Node **) g_ptr_array_steal (terms, NULL);
-  return fm_filter_new_from_node (n);
+  return fm_filter_new_from_node (fm_filter_node_chain (N_OR, terms));
 }
 
 static Node *

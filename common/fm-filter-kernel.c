@@ -585,19 +585,13 @@ FmFilter *
 fm_filter_kernel_remainder (const FmFilter *filter, FmFilterTraits exact)
 {
   g_autoptr(GPtrArray) kept = g_ptr_array_new ();
-  Node *n;
 
   g_return_val_if_fail (filter != NULL, NULL);
 
   keep_conjuncts (filter->root, exact, kept);
   if (kept->len == 0)
     return NULL;
-  if (kept->len == 1)
-    return fm_filter_new_from_node (g_ptr_array_steal_index (kept, 0));
-  n = fm_filter_node_new (N_AND);
-  n->n_kids = kept->len;
-  n->kids = (Node **) g_ptr_array_steal (kept, NULL);
-  return fm_filter_new_from_node (n);
+  return fm_filter_new_from_node (fm_filter_node_chain (N_AND, kept));
 }
 
 char *

@@ -102,6 +102,9 @@ Node *fm_filter_node_new (NodeKind kind);
 /* A filter holding @root (NULL: to be set), one reference. */
 FmFilter *fm_filter_new_from_node (Node *root);
 Node *fm_filter_node_ref (Node *n);
+/* The nodes of @terms (at least one, taken) as one n-ary @kind (N_AND, N_OR) node; a
+ * single term is itself. */
+Node *fm_filter_node_chain (NodeKind kind, GPtrArray *terms);
 void fm_filter_node_free (Node *n);
 Node *fm_filter_fail_at (Parser *ps, const char *at, const char *format, ...) G_GNUC_PRINTF (3, 4);
 void fm_filter_skip_space (Parser *ps);

@@ -331,9 +331,8 @@ parse_not (Parser *ps)
   return parse_primary (ps);
 }
 
-/* The terms of an and/or chain as one n-ary node (one term is itself). */
-static Node *
-chain (NodeKind kind, GPtrArray *terms)
+Node *
+fm_filter_node_chain (NodeKind kind, GPtrArray *terms)
 {
   Node *n;
 
@@ -376,7 +375,7 @@ parse_and (Parser *ps)
       if (at_keyword (ps, "and"))
         ps->p += 3;
     }
-  n = chain (N_AND, terms);
+  n = fm_filter_node_chain (N_AND, terms);
   g_ptr_array_free (terms, TRUE);
   return n;
 }
@@ -402,7 +401,7 @@ parse_or (Parser *ps)
         break;
       ps->p += 2;
     }
-  n = chain (N_OR, terms);
+  n = fm_filter_node_chain (N_OR, terms);
   g_ptr_array_free (terms, TRUE);
   return n;
 }
