@@ -380,6 +380,39 @@ clear_map (struct bpf_map *map)
       break;
 }
 
+/* Whether @n values are more than the map holds: then an error naming them. */
+static gboolean
+too_many (guint        n,
+          guint        max,
+          const char  *what,
+          GError     **error)
+{
+  if (n <= max)
+    return FALSE;
+  g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+               "%u %s given; the kernel filter holds at most %u", n, what, max);
+  return TRUE;
+}
+
+/* One entry of a filter's map. */
+static gboolean
+fill_entry (struct bpf_map  *map,
+            const void      *key,
+            gsize            key_size,
+            const void      *value,
+            gsize            value_size,
+            const char      *filter,
+            GError         **error)
+{
+  int err = bpf_map__update_elem (map, key, key_size, value, value_size, BPF_ANY);
+
+  if (err == 0)
+    return TRUE;
+  g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
+               "bpf: cannot fill the %s filter: %s", filter, g_strerror (-err));
+  return FALSE;
+}
+
 static gboolean
 fill_u32_map (struct bpf_map  *map,
               GArray          *values,
@@ -389,23 +422,14 @@ fill_u32_map (struct bpf_map  *map,
 {
   guint8 one = 1;
 
-  if (values->len > max)
-    {
-      g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
-                   "%u %s given; the kernel filter holds at most %u", values->len, what, max);
-      return FALSE;
-    }
+  if (too_many (values->len, max, what, error))
+    return FALSE;
   for (guint i = 0; i < values->len; i++)
     {
       guint32 key = g_array_index (values, guint32, i);
-      int err = bpf_map__update_elem (map, &key, sizeof key, &one, sizeof one, BPF_ANY);
 
-      if (err != 0)
-        {
-          g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
-                       "bpf: cannot fill the %s filter: %s", what, g_strerror (-err));
-          return FALSE;
-        }
+      if (!fill_entry (map, &key, sizeof key, &one, sizeof one, what, error))
+        return FALSE;
     }
   return TRUE;
 }
@@ -422,17 +446,11 @@ fill_prefixes (struct bpf_map      *map,
   G_STATIC_ASSERT (FMD_OPTIONS_MAX_PREFIXES <= FMD_BPF_MAX_PREFIXES);
   G_STATIC_ASSERT (FMD_OPTIONS_MAX_PREFIX_BYTES <= FMD_BPF_PATH_MAX);
 
-  if (n > FMD_BPF_MAX_PREFIXES)
-    {
-      g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
-                   "%u path prefixes given; the kernel filter holds at most %u", n,
-                   FMD_BPF_MAX_PREFIXES);
-      return FALSE;
-    }
+  if (too_many (n, FMD_BPF_MAX_PREFIXES, "path prefixes", error))
+    return FALSE;
   for (guint32 i = 0; i < n; i++)
     {
       gsize len = strlen (path_prefixes[i]);
-      int err;
 
       if (path_prefixes[i][0] != '/' || len > FMD_BPF_PATH_MAX)
         {
@@ -444,13 +462,8 @@ fill_prefixes (struct bpf_map      *map,
       memset (prefix, 0, sizeof *prefix);
       prefix->len = len - 1;
       memcpy (prefix->text, path_prefixes[i] + 1, len - 1);
-      err = bpf_map__update_elem (map, &i, sizeof i, prefix, sizeof *prefix, BPF_ANY);
-      if (err != 0)
-        {
-          g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
-                       "bpf: cannot fill the path prefix filter: %s", g_strerror (-err));
-          return FALSE;
-        }
+      if (!fill_entry (map, &i, sizeof i, prefix, sizeof *prefix, "path prefix", error))
+        return FALSE;
     }
   return TRUE;
 }
@@ -508,28 +521,16 @@ fmd_bpf_engine_configure (FmdBpfEngine      *self,
   if (!fill_u32_map (self->skel->maps.pids, options->pids, FMD_BPF_MAX_PIDS / 2, "pids", error)
       || !fill_u32_map (self->skel->maps.uids, options->uids, FMD_BPF_MAX_UIDS, "uids", error))
     return FALSE;
-  if (n_comms > FMD_BPF_MAX_COMMS)
-    {
-      g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
-                   "%u comms given; the kernel filter holds at most %u", n_comms,
-                   FMD_BPF_MAX_COMMS);
-      return FALSE;
-    }
+  if (too_many (n_comms, FMD_BPF_MAX_COMMS, "comms", error))
+    return FALSE;
   for (guint i = 0; i < n_comms; i++)
     {
       char key[16] = { 0 };
-      int err;
 
       /* options refuse comms longer than 15 bytes: they could never match */
       strncpy (key, options->comms[i], sizeof key - 1);
-      err = bpf_map__update_elem (self->skel->maps.comms, key, sizeof key, &one, sizeof one,
-                                  BPF_ANY);
-      if (err != 0)
-        {
-          g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
-                       "bpf: cannot fill the comm filter: %s", g_strerror (-err));
-          return FALSE;
-        }
+      if (!fill_entry (self->skel->maps.comms, key, sizeof key, &one, sizeof one, "comm", error))
+        return FALSE;
     }
 
   if (!fill_prefixes (self->skel->maps.prefixes, (const char *const *) options->path_prefixes,

@@ -511,8 +511,9 @@ fmd_stap_script_generate (const FmdOptions *options)
         g_string_append_printf (sets, "  fm_comms[\"%s\"] = 1\n", escaped);
       }
     /* plain bytes only (tests_prefixes): nothing to escape */
-    for (guint i = 0; tests_prefixes (options) && options->path_prefixes[i] != NULL; i++)
-      g_string_append_printf (sets, "  fm_prefixes[\"\\\"%s\"] = 1\n", options->path_prefixes[i]);
+    if (tests_prefixes (options))
+      for (guint i = 0; options->path_prefixes[i] != NULL; i++)
+        g_string_append_printf (sets, "  fm_prefixes[\"\\\"%s\"] = 1\n", options->path_prefixes[i]);
     if (sets->len > 0)
       g_string_append_printf (s, "probe begin {\n%s}\n\n", sets->str);
   }
