@@ -32,10 +32,20 @@ in_root sh -ec '
 # a package's postinst could: under TCG a Start that compiles takes many minutes.
 # Only where the image has SystemTap: Debian 12's cannot build for its kernel, and its
 # image goes without it (bookworm.packages).
+# The default capture is one of the option sets vm-stap-p4-trixie (the tier's first test)
+# builds in the package layer's SystemTap cache (tests/stap/test-stap-p4.sh): stap's cache
+# is keyed by the script as resolved in pass 2 and the command, so a copy of that cache lets
+# the precompile stop after passes 1-2 instead of compiling the module once more. The copy
+# and the p4 cache itself leave the image afterwards (whiteouts in the overlay: the package
+# layer keeps its cache): the guest loads the precompiled module with staprun.
 kver=$(cd "$root/lib/modules" && ls | sort -V | tail -1)
 if [ -x "$root/usr/bin/stap" ]; then
   start=$(date +%s)
+  p4cache=$root/var/cache/filemon-stap-p4
+  stapcache=$root/var/cache/filemond/systemtap/cache
+  [ -d "$p4cache/cache" ] && mkdir -p "${stapcache%/*}" && cp -a "$p4cache/cache" "$stapcache"
   in_root /usr/libexec/filemond --precompile --kernel-release="$kver"
+  rm -rf "$stapcache" "$p4cache"
   echo "vm-image-layer: stap module of the default capture precompiled for $kver in $(( $(date +%s) - start )) s"
 fi
 
@@ -53,9 +63,14 @@ install -m 0755 "$guest/fm-vm-scenario.sh" "$root/usr/local/bin/fm-vm-scenario"
 install -m 0644 "$guest/filemon-vm-scenario.service" "$root/etc/systemd/system/"
 in_root systemctl enable filemon-vm-scenario.service
 # Nothing else of the boot should compete for the two emulated CPUs or wait for a terminal.
+# The root image is a snapshot (vm-run.sh), so every boot is the first after an update:
+# ldconfig, the journal's catalog and systemd-update-done (ConditionNeedsUpdate) would run
+# on each, 1-3 s of emulated CPU on an idle host (README.md, "Where the time goes"); the
+# tree's linker cache is fresh already (dpkg's trigger), and nothing registers binfmts.
 in_root systemctl mask serial-getty@ttyS0.service getty@tty1.service apt-daily.timer \
   apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service fstrim.timer man-db.timer \
-  dpkg-db-backup.timer
+  dpkg-db-backup.timer ldconfig.service systemd-journal-catalog-update.service \
+  systemd-update-done.service systemd-binfmt.service
 in_root systemd-machine-id-setup >/dev/null
 echo filemon-vm > "$root/etc/hostname"
 
