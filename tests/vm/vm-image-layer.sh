@@ -32,12 +32,14 @@ in_root sh -ec '
 # a package's postinst could: under TCG a Start that compiles takes many minutes.
 # Only where the image has SystemTap: Debian 12's cannot build for its kernel, and its
 # image goes without it (bookworm.packages).
-# The default capture is one of the option sets vm-stap-p4-trixie (the tier's first test)
-# builds in the package layer's SystemTap cache (tests/stap/test-stap-p4.sh): stap's cache
-# is keyed by the script as resolved in pass 2 and the command, so a copy of that cache lets
-# the precompile stop after passes 1-2 instead of compiling the module once more. The copy
-# and the p4 cache itself leave the image afterwards (whiteouts in the overlay: the package
-# layer keeps its cache): the guest loads the precompiled module with staprun.
+# SystemTap's cache in the package layer, filled by vm-stap-p4-trixie (the tier's first
+# test, tests/stap/test-stap-p4.sh) for this kernel, holds what every build for it shares:
+# stapconf (the kernel's configuration probed through kbuild, most of a cold pass 4) and
+# the type queries. A copy of it brought the precompile from 146-204 s to 43 s (README.md,
+# "Where the time goes"); the module itself is still compiled (stap hashes the script read
+# from stdin apart from the same options' script p4 builds from a file). The copy and the
+# p4 cache itself leave the image afterwards (whiteouts in the overlay: the package layer
+# keeps its cache): the guest loads the precompiled module with staprun.
 kver=$(cd "$root/lib/modules" && ls | sort -V | tail -1)
 if [ -x "$root/usr/bin/stap" ]; then
   start=$(date +%s)
