@@ -35,11 +35,12 @@ in_root sh -ec '
 # SystemTap's cache in the package layer, filled by vm-stap-p4-trixie (the tier's first
 # test, tests/stap/test-stap-p4.sh) for this kernel, holds what every build for it shares:
 # stapconf (the kernel's configuration probed through kbuild, most of a cold pass 4) and
-# the type queries. A copy of it brought the precompile from 146-204 s to 43 s (README.md,
-# "Where the time goes"); the module itself is still compiled (stap hashes the script read
-# from stdin apart from the same options' script p4 builds from a file). The copy and the
-# p4 cache itself leave the image afterwards (whiteouts in the overlay: the package layer
-# keeps its cache): the guest loads the precompiled module with staprun.
+# the type queries. With a copy of it the precompile's pass 4 took 21 s of CPU instead of
+# 64 s (README.md, "Where the time goes"). The module itself is still compiled: stap's hash
+# of it differs from that of p4's option set {} (not investigated; the script comes on
+# stdin here, from a file there). The copy and the p4 cache itself leave the image
+# afterwards (whiteouts in the overlay: the package layer keeps its cache): the guest
+# loads the precompiled module with staprun.
 kver=$(cd "$root/lib/modules" && ls | sort -V | tail -1)
 if [ -x "$root/usr/bin/stap" ]; then
   start=$(date +%s)
