@@ -17,13 +17,13 @@ mount -t tmpfs tmpfs "$root/tmp"
 
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 HOME=/root "$@"; }
 
-# filemon, exactly as its README installs it.
+# filemon, as its README installs it (without the test programs: -Dtests=false).
 mkdir -p "$root/usr/src/filemon"
 tar -C "$root/usr/src/filemon" -xf "$srctar"
 in_root sh -ec '
   cd /usr/src/filemon
   meson setup /usr/src/filemon/_build --prefix=/usr --sysconfdir=/etc --localstatedir=/var \
-    -Dbpf=enabled -Dviewer=disabled >/dev/null
+    -Dbpf=enabled -Dviewer=disabled -Dtests=false >/dev/null
   meson compile -C _build >/dev/null
   meson install -C _build --no-rebuild >/dev/null
 '
