@@ -19,7 +19,7 @@ build-aux/install-deps.sh
 builddir=_build-live
 if [ ! -f "$builddir/build.ninja" ]; then
   meson setup "$builddir" --prefix=/usr --sysconfdir=/etc --localstatedir=/var \
-    --buildtype=release -Dbpf=enabled
+    --buildtype=release -Dbpf=enabled -Dtests=false
 fi
 meson compile -C "$builddir"
 $SUDO meson install --no-rebuild --quiet -C "$builddir"

@@ -16,8 +16,9 @@
 #               or $FILEMON_STAP_KVER.
 # CACHE         SystemTap's cache directory inside ROOTFS (SYSTEMTAP_DIR), kept between
 #               runs; default /var/cache/filemon-stap-p4. A cold run compiles one module
-#               per option set (tens of seconds each, natively); a run with every module
-#               cached takes a few seconds per set (passes 1-2 still run to find them).
+#               per option set (tens of seconds each, natively); a script that built
+#               before, with the same command in the same tree, is not built again (its
+#               verdict is kept in CACHE/filemon-p4-built).
 #
 # Output is TAP; the exit status is 0 when every module was built. Needs root.
 set -euo pipefail
@@ -60,15 +61,36 @@ cat > "$work/run.sh" <<'EOF'
 set -u
 dir=$1 kver=$2
 if [ $# -eq 2 ]; then
-  cut -f1 "$dir/list" | xargs -P 2 -I{} "$0" "$dir" "$kver" {}
+  # the tree's identity for the verdicts below; none where there is no dpkg database
+  dpkg-query -W -f '${Package} ${Version} ${Architecture}\n' > "$dir/packages" 2>/dev/null \
+    || rm -f "$dir/packages"
+  # the first alone: it fills SystemTap's caches for the kernel (stapconf, the kernel's
+  # configuration probed through kbuild: most of a cold run's first build, 769 s at load
+  # 13), which two builds started together would both compute
+  "$0" "$dir" "$kver" "$(head -1 "$dir/list" | cut -f1)"
+  tail -n +2 "$dir/list" | cut -f1 | xargs -P 2 -I{} "$0" "$dir" "$kver" {}
   exit 0
 fi
 i=$3 start=$SECONDS
+# A script that built before with the same command, kernel and tree (every package at the
+# same version) builds again: that verdict is kept beside SystemTap's cache and read
+# instead of running stap, whose own cache skips passes 3-4 but not passes 1-2 (tens of
+# seconds a script on a loaded machine).
+built=
+if [ -s "$dir/packages" ]; then
+  key=$({ cat "$dir/$i.stp" "$dir/command" "$dir/packages"; echo "$kver"; } | sha256sum | cut -c1-64)
+  built=$SYSTEMTAP_DIR/filemon-p4-built/$key
+fi
+if [ -n "$built" ] && [ -e "$built" ]; then
+  echo "ok 0 before" > "$dir/$i.result"
+  exit 0
+fi
 mapfile -t command < "$dir/command"
 # the command ends with "-" (the script on stdin): the script's file instead
 if timeout 1800 stap -r "$kver" "${command[@]:0:${#command[@]}-1}" "$dir/$i.stp" \
      > "$dir/$i.out" 2>&1; then
   echo "ok $((SECONDS - start))" > "$dir/$i.result"
+  [ -z "$built" ] || { mkdir -p "${built%/*}" && touch "$built"; }
 else
   echo "not_ok $((SECONDS - start))" > "$dir/$i.result"
 fi
@@ -87,8 +109,10 @@ unshare --mount --propagation private -- bash -c '
 
 failed=0
 while IFS=$'\t' read -r i options; do
-  read -r verdict seconds < <(cat "$work/$i.result" 2>/dev/null || echo "not_ok 0")
-  if [ "$verdict" = ok ]; then
+  read -r verdict seconds before < <(cat "$work/$i.result" 2>/dev/null || echo "not_ok 0")
+  if [ "$verdict" = ok ] && [ -n "$before" ]; then
+    echo "ok $i - stap -p4 ($kver, built before: same script, command and tree) options $options"
+  elif [ "$verdict" = ok ]; then
     echo "ok $i - stap -p4 ($kver, ${seconds}s) options $options"
   else
     echo "not ok $i - stap -p4 ($kver) options $options"

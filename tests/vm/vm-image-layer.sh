@@ -17,13 +17,13 @@ mount -t tmpfs tmpfs "$root/tmp"
 
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 HOME=/root "$@"; }
 
-# filemon, exactly as its README installs it.
+# filemon, as its README installs it (without the test programs: -Dtests=false).
 mkdir -p "$root/usr/src/filemon"
 tar -C "$root/usr/src/filemon" -xf "$srctar"
 in_root sh -ec '
   cd /usr/src/filemon
   meson setup /usr/src/filemon/_build --prefix=/usr --sysconfdir=/etc --localstatedir=/var \
-    -Dbpf=enabled -Dviewer=disabled >/dev/null
+    -Dbpf=enabled -Dviewer=disabled -Dtests=false >/dev/null
   meson compile -C _build >/dev/null
   meson install -C _build --no-rebuild >/dev/null
 '
@@ -32,6 +32,15 @@ in_root sh -ec '
 # a package's postinst could: under TCG a Start that compiles takes many minutes.
 # Only where the image has SystemTap: Debian 12's cannot build for its kernel, and its
 # image goes without it (bookworm.packages).
+# SystemTap's cache lives in the package layer (/var/cache/filemon-stap-p4), shared with
+# vm-stap-p4-trixie (the tier's first test, tests/stap/test-stap-p4.sh): stapconf (the
+# kernel's configuration probed through kbuild, most of a cold pass 4), the type queries,
+# and the modules themselves, keyed by SystemTap's hash of script, options, kernel and
+# compiler. The builds below start from a copy of it and what they add goes back to it once
+# the overlay is down, so that the next image of an unchanged script finds its module after
+# passes 1-2 instead of compiling it (README.md, "Where the time goes"). Neither the copy nor
+# the shared cache goes into the image (whiteouts in the overlay): the guest loads the
+# precompiled modules with staprun.
 kver=$(cd "$root/lib/modules" && ls | sort -V | tail -1)
 # The scenario's fmuser capture keeps the paths below these prefixes: its module too, built
 # beside the first one (each build keeps one CPU busy).
@@ -39,6 +48,9 @@ mkdir -p "$root/usr/local/share/fm-vm"
 install -m 0644 "$guest/user-capture.prefixes" "$root/usr/local/share/fm-vm/"
 if [ -x "$root/usr/bin/stap" ]; then
   start=$(date +%s)
+  p4cache=$root/var/cache/filemon-stap-p4
+  stapcache=$root/var/cache/filemond/systemtap/cache
+  [ -d "$p4cache/cache" ] && mkdir -p "${stapcache%/*}" && cp -a "$p4cache/cache" "$stapcache"
   user_options="{'path-prefixes': <[$(sed "s/.*/'&'/" "$guest/user-capture.prefixes" | paste -sd, -)]>}"
   in_root /usr/libexec/filemond --precompile --kernel-release="$kver" &
   default_pid=$!
@@ -48,6 +60,8 @@ if [ -x "$root/usr/bin/stap" ]; then
   wait "$default_pid" || rc=$?
   wait "$user_pid" || rc=$?
   [ $rc = 0 ] || { echo "vm-image-layer: a precompile failed" >&2; exit 1; }
+  [ ! -d "$stapcache" ] || mv "$stapcache" "$layer/stapcache"
+  rm -rf "$p4cache"
   echo "vm-image-layer: stap modules of the default and the user capture precompiled for $kver in $(( $(date +%s) - start )) s"
 fi
 
@@ -65,9 +79,14 @@ install -m 0755 "$guest/fm-vm-scenario.sh" "$root/usr/local/bin/fm-vm-scenario"
 install -m 0644 "$guest/filemon-vm-scenario.service" "$root/etc/systemd/system/"
 in_root systemctl enable filemon-vm-scenario.service
 # Nothing else of the boot should compete for the two emulated CPUs or wait for a terminal.
+# The root image is a snapshot (vm-run.sh), so every boot is the first after an update:
+# ldconfig, the journal's catalog and systemd-update-done (ConditionNeedsUpdate) would run
+# on each, 1-3 s of emulated CPU on an idle host (README.md, "Where the time goes"); the
+# tree's linker cache is fresh already (dpkg's trigger), and nothing registers binfmts.
 in_root systemctl mask serial-getty@ttyS0.service getty@tty1.service apt-daily.timer \
   apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service fstrim.timer man-db.timer \
-  dpkg-db-backup.timer
+  dpkg-db-backup.timer ldconfig.service systemd-journal-catalog-update.service \
+  systemd-update-done.service systemd-binfmt.service
 in_root systemd-machine-id-setup >/dev/null
 echo filemon-vm > "$root/etc/hostname"
 
@@ -85,4 +104,10 @@ rm -f "$imgdir/root.img"
 truncate -s "$(( used_mb + used_mb / 4 + 1536 ))M" "$imgdir/root.img"
 mkfs.ext4 -q -L filemon-root -d "$root" "$imgdir/root.img"
 umount "$root"
+# the precompiles' additions to the shared SystemTap cache (no file of it replaced: a
+# p4 run may have left newer ones)
+if [ -d "$layer/stapcache" ]; then
+  mkdir -p "$rootfs/var/cache/filemon-stap-p4/cache"
+  cp -an "$layer/stapcache/." "$rootfs/var/cache/filemon-stap-p4/cache/"
+fi
 rm -rf "$layer"

@@ -1,12 +1,15 @@
 #!/bin/bash
 # fm-vm-scenario: runs inside the guest, under systemd, from filemon-vm-scenario.service once
-# the system is up. The kernel command line names the backend (filemon.backend=bpf|stap) and
-# the storm's size (filemon.storm=N). Two captures of fm-vm-workload through the installed
-# service, each step bounded by a timeout that only a hang reaches (HANG, 900 s: under TCG on
-# a loaded host the bpf verifier alone took over 60 s of the guest's time):
-#   root:   `systemctl start filemond`, then filemonctl as root;
-#   fmuser: filemond stopped, then activated over D-Bus by fmuser's first filemonctl call
-#           (fmuser is in the filemon group; the shipped rule lets the group in).
+# the system is up. The kernel command line names the backends, in order
+# (filemon.backend=stap,bpf) and the storm's size (filemon.storm=N). For each backend, two
+# captures of fm-vm-workload through the installed service, each step bounded by a timeout
+# that only a hang reaches (HANG, 900 s: under TCG on a loaded host the bpf verifier alone
+# took over 60 s of the guest's time):
+#   root-B:   `systemctl start filemond`, then filemonctl as root;
+#   fmuser-B: filemond stopped, then activated over D-Bus by fmuser's first filemonctl call
+#             (fmuser is in the filemon group; the shipped rule lets the group in).
+# One boot serves every backend of the image: the boot is most of a scenario's time under
+# TCG, and the comparison of backends wants the same workload in the same guest anyway.
 # Everything it learns goes to /run/fm-vm/results, written as a tar onto the second disk
 # (/dev/vdb) when it ends, whatever happened; the host checks it. The unit powers off after.
 set -uo pipefail
@@ -15,26 +18,24 @@ mkdir -p "$res"
 chmod 755 /run/fm-vm
 
 arg() { sed -n "s/.*\bfilemon\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
-backend=$(arg backend)
+IFS=, read -r -a backends <<< "$(arg backend)"
 storm=$(arg storm)
 storm=${storm:-20000}
-# filemonctl start returns once the capture runs: milliseconds for bpf; for stap, SystemTap's
-# passes 1-2 and a module load from its cache (a cold compile under TCG takes many minutes)
-# root's stap capture is the default one (every process; check-dump.py looks at the
+# filemonctl start returns once the capture runs: milliseconds for bpf; for stap, a module
+# load. root's stap capture is the default one (every process; check-dump.py looks at the
 # workload's pids only), fmuser's keeps the paths below user-capture.prefixes: the image
 # holds the precompiled modules of both, while any other filter is part of the script and
 # would compile a module of its own, many minutes under TCG (README.md).
-# A stap boot also captures the root workload once through bpf: compare-backends.py holds
-# the two captures of the same workload in the same guest side by side.
 HANG=900
 settings() {
   case $1 in
     bpf) follow=true ;;
     stap) follow=false ;;
-    *) echo "fm-vm: no filemon.backend= on the kernel command line" >&2; exit 1 ;;
+    *) echo "fm-vm: '$1' of filemon.backend= on the kernel command line is no backend" >&2; exit 1 ;;
   esac
 }
-settings "$backend"
+[ ${#backends[@]} -gt 0 ] || { echo "fm-vm: no filemon.backend= on the kernel command line" >&2; exit 1; }
+for b in "${backends[@]}"; do settings "$b"; done
 
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 log() { echo "fm-vm[$(uptime_s)]: $*" | tee -a "$res/scenario.log"; }
@@ -44,6 +45,8 @@ finish() {
   log "scenario ends with status $rc"
   echo "$rc" > "$res/rc"
   journalctl -b --no-pager -o short-monotonic > "$res/journal.txt" 2>&1
+  # where the boot's time went (README.md, "Where the time goes")
+  { systemd-analyze; systemd-analyze blame; systemd-analyze critical-chain; } > "$res/boot.txt" 2>&1
   tar -C "$res" -cf /dev/vdb . && sync
   # at once: the results are on the disk, and nothing of the guest is worth a clean shutdown
   # (the unit's FailureAction powers off too: the backstop for a scenario that is killed
@@ -95,13 +98,13 @@ marker_seen() { [ -n "$(timeout "$HANG" "${asu[@]}" filemonctl dump --format=jso
 # filemonctl stop returns while the backend may still be ending (stap unloading its module)
 idle() { timeout "$HANG" "${asu[@]}" filemonctl status | grep -q '^State: *idle'; }
 
-# capture LABEL USER [BACKEND] [START-ARG...]: the workload as USER, captured by USER's
-# filemonctl through BACKEND ($backend unless given; bpf: its pid and children followed),
-# started with START-ARGs too; the dump, the workload's own account and the status go to
-# the results. The workload's files, fifo and output are named by USER, not LABEL: two
-# captures of one user see the same paths.
+# capture LABEL USER BACKEND [START-ARG...]: the workload as USER, captured by USER's
+# filemonctl through BACKEND (bpf: its pid and children followed), started with START-ARGs
+# too; the dump, the workload's own account and the status go to the results. The
+# workload's files, fifo and output are named by USER, not LABEL: two captures of one user
+# see the same paths.
 capture() {
-  local label=$1 user=$2 b=${3:-$backend} fifo=/run/fm-vm/go-$2 dir=/var/tmp/fm-vm-$2 wpid t0
+  local label=$1 user=$2 b=$3 fifo=/run/fm-vm/go-$2 dir=/var/tmp/fm-vm-$2 wpid t0
   local out=/run/fm-vm/workload-$2.jsonl
   shift $(( $# < 3 ? $# : 3 ))
   settings "$b"
@@ -135,7 +138,7 @@ capture() {
   step "status-stopped-$label" "${asu[@]}" filemonctl status
 }
 
-log "kernel $(uname -r), backend $backend, storm $storm"
+log "kernel $(uname -r), backends ${backends[*]}, storm $storm"
 echo "kernel=$(uname -r)" > "$res/timings"
 
 # polkitd is bus-activated by filemond's first check, within D-Bus's 25 s activation timeout:
@@ -143,21 +146,24 @@ echo "kernel=$(uname -r)" > "$res/timings"
 # for, not a race.
 step start-polkit systemctl start polkit
 
-# root: the service started by systemctl
-step start-service systemctl start filemond
-[ "$(systemctl is-active filemond)" = active ] || fail "filemond is not active after systemctl start"
-echo "filemond_ready_uptime=$(uptime_s)" >> "$res/timings"
-capture root root
-step stop-service systemctl stop filemond
-
-# fmuser: D-Bus activation by its first call
-[ "$(systemctl is-active filemond)" != active ] || fail "filemond still active after systemctl stop"
-user_prefix fmuser
-step activation "${asu[@]}" filemonctl status
-[ "$(systemctl is-active filemond)" = active ] || fail "filemonctl status as fmuser did not activate filemond"
-# fmuser's capture keeps only paths below the image's prefixes (its stap module was
-# precompiled for them): the backend drops the rest at the source, FilteredCount shows
 mapfile -t prefixes < /usr/local/share/fm-vm/user-capture.prefixes
-capture user fmuser "$backend" "${prefixes[@]/#/--path-prefix=}"
-[ "$backend" = stap ] && capture bpf root bpf
+for b in "${backends[@]}"; do
+  # root: the service started by systemctl
+  step "start-service-$b" systemctl start filemond
+  [ "$(systemctl is-active filemond)" = active ] || fail "filemond is not active after systemctl start"
+  echo "filemond_ready_uptime_$b=$(uptime_s)" >> "$res/timings"
+  capture "root-$b" root "$b"
+  step "stop-service-$b" systemctl stop filemond
+
+  # fmuser: D-Bus activation by its first call
+  [ "$(systemctl is-active filemond)" != active ] || fail "filemond still active after systemctl stop"
+  user_prefix fmuser
+  step "activation-$b" "${asu[@]}" filemonctl status
+  [ "$(systemctl is-active filemond)" = active ] || fail "filemonctl status as fmuser did not activate filemond"
+  # fmuser's capture keeps only paths below the image's prefixes (its stap module was
+  # precompiled for them): the backend drops the rest at the source, FilteredCount shows
+  capture "user-$b" fmuser "$b" "${prefixes[@]/#/--path-prefix=}"
+  # the next backend's round starts the service itself
+  step "stop-activated-$b" systemctl stop filemond
+done
 log "all steps done"
