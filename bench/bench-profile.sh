@@ -2,14 +2,15 @@
 # bench-profile.sh: where filemond's time goes under full capture, run inside
 # tests/bus/with-bus.sh (bench.conf):
 #
-#   bench-profile.sh OUT_DIR WATCHERS SECONDS [perf-record]
+#   bench-profile.sh OUT_DIR WATCHERS SECONDS [perf-record|perf-trace]
 #
 # Starts a bpf full capture with WATCHERS `filemonctl watch --json` readers writing to
 # /dev/null, then runs a pinned failed-openat loop (CPU 0) for SECONDS while `perf stat`
 # counts filemond's CPU time, context switches, main loop iterations (poll/ppoll calls),
 # stream sends and ring buffer reads (epoll_wait). Writes OUT_DIR/stat (perf's output) and
 # OUT_DIR/summary: events taken in, CPU an event, events a main loop iteration and a send.
-# With perf-record, the same run is sampled (`perf record -g`, OUT_DIR/perf.data).
+# With perf-record, the same run is sampled (`perf record -g`, OUT_DIR/perf.data); with
+# perf-trace, filemond's syscalls are counted by kind (`perf trace -s`, OUT_DIR/trace).
 set -euo pipefail
 
 out=$1 watchers=$2 secs=$3 record=${4:-}
@@ -30,10 +31,13 @@ for ((w = 0; w < watchers; w++)); do
 done
 
 events=(-e task-clock -e context-switches -e syscalls:sys_enter_poll -e syscalls:sys_enter_ppoll
-        -e syscalls:sys_enter_sendto -e syscalls:sys_enter_epoll_wait)
+        -e syscalls:sys_enter_sendto -e syscalls:sys_enter_epoll_wait -e syscalls:sys_enter_read
+        -e syscalls:sys_enter_write -e syscalls:sys_enter_bpf)
 e0=$(prop EventCount)
 if [ "$record" = perf-record ]; then
   perf record -q -g -o "$out/perf.data" -p "$FILEMOND_PID" -- sleep $((secs + 1)) &
+elif [ "$record" = perf-trace ]; then
+  perf trace -s -o "$out/trace" -p "$FILEMOND_PID" -- sleep $((secs + 1)) &
 else
   perf stat -x, -o "$out/stat" "${events[@]}" -p "$FILEMOND_PID" -- sleep $((secs + 1)) &
 fi
@@ -58,7 +62,7 @@ n=$((e1 - e0))
     echo "context-switches=$(val context-switches)"
     echo "loop-iterations=$polls events-per-iteration=$(calc "$n / max(1, $polls)")"
     echo "sends=$(val syscalls:sys_enter_sendto) events-per-send=$(calc "$n * $watchers / max(1, $(val syscalls:sys_enter_sendto))")"
-    echo "epoll-waits=$(val syscalls:sys_enter_epoll_wait)"
+    echo "epoll-waits=$(val syscalls:sys_enter_epoll_wait) reads=$(val syscalls:sys_enter_read) writes=$(val syscalls:sys_enter_write) bpf=$(val syscalls:sys_enter_bpf)"
   fi
 } > "$out/summary"
 cat "$out/summary"
