@@ -32,7 +32,7 @@ done
 
 events=(-e task-clock -e context-switches -e syscalls:sys_enter_poll -e syscalls:sys_enter_ppoll
         -e syscalls:sys_enter_sendto -e syscalls:sys_enter_epoll_wait -e syscalls:sys_enter_read
-        -e syscalls:sys_enter_write -e syscalls:sys_enter_bpf)
+        -e syscalls:sys_enter_write -e syscalls:sys_enter_bpf ${FM_PROFILE_EVENTS:-})
 e0=$(prop EventCount)
 if [ "$record" = perf-record ]; then
   perf record -q -g -o "$out/perf.data" -p "$FILEMOND_PID" -- sleep $((secs + 1)) &
