@@ -16,6 +16,7 @@
 
 #define N_EVENTS 5000000
 #define BATCH 1000
+#define READ_BYTES ((gsize) 1 << 20)
 
 typedef struct {
   int fd;
@@ -48,10 +49,10 @@ reader_thread (gpointer user_data)
   static const FmStreamCallbacks callbacks = { on_event, on_gap, on_dropped };
   Reader *r = user_data;
   g_autoptr(FmStreamDecoder) decoder = fm_stream_decoder_new (&callbacks, r);
-  static guint8 buf[1 << 20];
+  g_autofree guint8 *buf = g_malloc (READ_BYTES);
   gssize n;
 
-  while ((n = read (r->fd, buf, sizeof buf)) > 0)
+  while ((n = read (r->fd, buf, READ_BYTES)) > 0)
     {
       if (!fm_stream_decoder_feed (decoder, buf, n, NULL))
         g_error ("malformed stream");
