@@ -32,6 +32,11 @@ struct _FmdBpfDecoder {
   GString *notes;
   char comm[FM_COMM_MAX];
   char words[64];            /* a struct's first words as text, for the decoder */
+  /* The last detail formatted from registers alone, and its call: a process in a loop
+   * repeats its flags and modes, and formatting them was ~10 % of filemond's time. */
+  const FmSyscall *memo_sc;
+  guint64 memo_args[FM_SYSCALL_MAX_ARGS];
+  GString *memo_detail;
 };
 
 FmdBpfDecoder *
@@ -44,6 +49,7 @@ fmd_bpf_decoder_new (void)
   self->detail = g_string_sized_new (256);
   self->argv = g_string_sized_new (256);
   self->notes = g_string_sized_new (64);
+  self->memo_detail = g_string_sized_new (256);
   return self;
 }
 
@@ -57,6 +63,7 @@ fmd_bpf_decoder_free (FmdBpfDecoder *self)
   g_string_free (self->detail, TRUE);
   g_string_free (self->argv, TRUE);
   g_string_free (self->notes, TRUE);
+  g_string_free (self->memo_detail, TRUE);
   g_free (self);
 }
 
@@ -236,6 +243,36 @@ finish_path (GString     *out,
 #define PATH_FLAGS (0xffu | FMD_BPF_F_PATH_CUT)
 #define AT_EMPTY_PATH_FLAG 0x1000
 
+/* fm_syscall_format_detail, or the last detail again when the call and its registers are
+ * the same and no argument comes from the record's strings. */
+static void
+format_detail (FmdBpfDecoder   *self,
+               const FmSyscall *sc,
+               const guint64    args[FM_SYSCALL_MAX_ARGS],
+               const char      *arg_strings[FM_SYSCALL_MAX_ARGS])
+{
+  gsize n_args = MIN (sc->n_args, FM_SYSCALL_MAX_ARGS);
+  gboolean registers_only = TRUE;
+
+  for (gsize i = 0; i < n_args; i++)
+    registers_only &= arg_strings[i] == NULL;
+
+  if (registers_only && sc == self->memo_sc
+      && memcmp (args, self->memo_args, n_args * sizeof args[0]) == 0)
+    {
+      g_string_append_len (self->detail, self->memo_detail->str, self->memo_detail->len);
+      return;
+    }
+
+  fm_syscall_format_detail (sc, args, arg_strings, self->detail);
+  self->memo_sc = registers_only ? sc : NULL;
+  if (registers_only)
+    {
+      memcpy (self->memo_args, args, n_args * sizeof args[0]);
+      g_string_assign (self->memo_detail, self->detail->str);
+    }
+}
+
 gboolean
 fmd_bpf_decoder_decode (FmdBpfDecoder  *self,
                         const void     *data,
@@ -350,7 +387,7 @@ fmd_bpf_decoder_decode (FmdBpfDecoder  *self,
           default:
             break;
           }
-      fm_syscall_format_detail (sc, args, arg_strings, self->detail);
+      format_detail (self, sc, args, arg_strings);
     }
   if (notes->len > 0)
     add_note (self->detail, notes->str);
