@@ -85,6 +85,14 @@ test_tidy (void)
     { "/a/.hidden/..x", "/a/.hidden/..x" },
     { "relative/./x", "relative/./x" },
     { "", "" },
+    { "/tmp/x", "/tmp/x" },
+    { "/tmp/x/", "/tmp/x/" },
+    { "/.", "/" },
+    { "//", "/" },
+    { "/tmp/..", "/tmp/.." },
+    { "/tmp/.x/", "/tmp/.x/" },
+    { "/tmp/x/.", "/tmp/x" },
+    { "/tmp/x//", "/tmp/x/" },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -76,6 +76,20 @@ fmd_bpf_record_generation (const void *data,
   return len >= sizeof *rec ? rec->generation : 0;
 }
 
+/* Whether @path has no empty and no "." component: most paths, which then need no copy. */
+static gboolean
+is_tidy (const char *path,
+         gsize       len)
+{
+  const char *end = path + len;
+
+  for (const char *p = memchr (path, '/', len); p != NULL && p + 1 < end;
+       p = memchr (p + 1, '/', end - p - 1))
+    if (p[1] == '/' || (p[1] == '.' && (p + 2 == end || p[2] == '/')))
+      return FALSE;
+  return TRUE;
+}
+
 gsize
 fmd_bpf_path_tidy (char  *path,
                    gsize  len)
@@ -86,6 +100,11 @@ fmd_bpf_path_tidy (char  *path,
 
   if (len == 0 || path[0] != '/')
     return len;
+  if (is_tidy (path, len))
+    {
+      path[len] = '\0';
+      return len;
+    }
 
   while (in < len)
     {
