@@ -37,6 +37,11 @@ struct _FmdBpfDecoder {
   const FmSyscall *memo_sc;
   guint64 memo_args[FM_SYSCALL_MAX_ARGS];
   GString *memo_detail;
+  /* what the paths need to know of the last record's syscall (three scans of its
+   * arguments otherwise, every record) */
+  const FmSyscall *paths_sc;
+  int at_flags_index;
+  gboolean path2_verbatim;
 };
 
 FmdBpfDecoder *
@@ -350,12 +355,18 @@ fmd_bpf_decoder_decode (FmdBpfDecoder  *self,
   memcpy (self->comm, rec->comm, sizeof rec->comm);
   self->comm[FM_COMM_MAX - 1] = '\0';
 
+  if (sc != self->paths_sc || sc == NULL)
+    {
+      self->paths_sc = sc;
+      self->at_flags_index = sc != NULL ? fm_syscall_arg_index (sc, FM_ARG_AT_FLAGS) : -1;
+      self->path2_verbatim = sc != NULL && (fm_syscall_arg_index (sc, FM_ARG_SYMLINK_TARGET) >= 0
+                                            || fm_syscall_arg_index (sc, FM_ARG_MOUNT_SOURCE) >= 0);
+    }
   {
-    int at = sc != NULL ? fm_syscall_arg_index (sc, FM_ARG_AT_FLAGS) : -1;
+    int at = self->at_flags_index;
     gboolean empty_is_base = at >= 0 && (rec->args[at] & AT_EMPTY_PATH_FLAG) != 0;
     gboolean null_is_fd = sc != NULL && (sc->traits & FM_TRAIT_NULL_PATH_IS_DIRFD) != 0;
-    gboolean verbatim2 = sc != NULL && (fm_syscall_arg_index (sc, FM_ARG_SYMLINK_TARGET) >= 0
-                                        || fm_syscall_arg_index (sc, FM_ARG_MOUNT_SOURCE) >= 0);
+    gboolean verbatim2 = self->path2_verbatim;
 
     finish_path (self->path, path, rec->path_len, rec->flags & PATH_FLAGS, rec->magic,
                  rec->ino, FALSE, empty_is_base, null_is_fd, "path", notes);
