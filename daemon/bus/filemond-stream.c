@@ -21,6 +21,25 @@
  * that a send moves hundreds of records, small enough to stay in the cache. */
 #define ENCODE_BYTES ((gsize) 128 * 1024)
 G_STATIC_ASSERT (ENCODE_BYTES >= FM_RECORD_MAX_SIZE);
+/* The most records a run can hold: every record has its fixed part. */
+#define RUN_RECORDS (ENCODE_BYTES / FM_RECORD_EVENT_FIXED)
+/* Runs kept at a time: one per group of readers at different places (a replay catching up,
+ * the live edge) before they take turns evicting each other's. */
+#define N_RUNS 4
+
+/* Encoded records of consecutive events, shared by the streams. Readers that keep up sit
+ * at the same cursor and are sent the same bytes, so a run is encoded once for all of them
+ * (a second `watch` used to cost a second encoding); a reader whose socket took only part
+ * of a run resumes in it instead of encoding it again. A sequence number's record never
+ * changes, so a run stays right for as long as it is kept; whether its events are still
+ * buffered (or a gap is owed first) is the stream's check, made before it takes from one. */
+typedef struct {
+  guint64 seq;                        /* its first record's */
+  guint n;                            /* records; 0: unused */
+  guint64 used;                       /* FmdStreams.run_clock when last taken from */
+  guint32 offsets[RUN_RECORDS + 1];   /* each record's offset in data, then the end */
+  guint8 data[ENCODE_BYTES];
+} EncodedRun;
 
 /* A reader told of fewer changes than this behind is told of the last ones only. */
 #define CAPTURE_CHANGES 8
@@ -65,7 +84,8 @@ struct _FmdStreams {
   } changes[CAPTURE_CHANGES];
   guint64 n_changes;
   guint64 gap_total;
-  guint8 *encoded;        /* ENCODE_BYTES, shared by the streams: one flushes at a time */
+  EncodedRun *runs;       /* N_RUNS */
+  guint64 run_clock;
 };
 
 enum {
@@ -164,6 +184,43 @@ send_failed (Stream *stream)
   return FLUSH_DEAD;
 }
 
+/* The run holding @seq's record (buffered: the caller checked), encoded now unless a
+ * kept one has it; the least recently used run makes room. */
+static const EncodedRun *
+run_at (FmdStreams *self,
+        guint64     seq)
+{
+  EncodedRun *run = &self->runs[0];
+  gsize len;
+  guint32 off = 0;
+
+  for (guint i = 0; i < N_RUNS; i++)
+    {
+      EncodedRun *r = &self->runs[i];
+
+      if (r->n > 0 && seq >= r->seq && seq - r->seq < r->n)
+        {
+          r->used = ++self->run_clock;
+          return r;
+        }
+      if (r->used < run->used)
+        run = r;
+    }
+
+  run->seq = seq;
+  run->n = fmd_ring_encode_run (self->ring, seq, RUN_RECORDS, run->data, ENCODE_BYTES, &len);
+  g_assert (run->n > 0);
+  for (guint k = 0; k < run->n; k++)
+    {
+      run->offsets[k] = off;
+      off += record_size (run->data + off);
+    }
+  g_assert (off == len);
+  run->offsets[run->n] = off;
+  run->used = ++self->run_clock;
+  return run;
+}
+
 static FlushResult
 stream_flush (FmdStreams *self,
               Stream     *stream)
@@ -172,7 +229,8 @@ stream_flush (FmdStreams *self,
 
   for (;;)
     {
-      const guint8 *data = self->encoded;
+      const EncodedRun *run;
+      const guint8 *data;
       gsize len;
       gssize n;
       gsize off;
@@ -233,10 +291,9 @@ stream_flush (FmdStreams *self,
         return FLUSH_IDLE;
       if (budget == 0)
         return FLUSH_MORE;
-      /* what the socket does not take now is encoded again next time */
-      if (fmd_ring_encode_run (self->ring, stream->cursor, stream->end_seq - stream->cursor,
-                               self->encoded, ENCODE_BYTES, &len) == 0)
-        g_assert_not_reached ();
+      run = run_at (self, stream->cursor);
+      data = run->data + run->offsets[stream->cursor - run->seq];
+      len = run->offsets[MIN (run->n, stream->end_seq - run->seq)] - (data - run->data);
 
       n = send_some (stream, data, MIN (len, budget));
       if (n < 0)
@@ -537,7 +594,7 @@ fmd_streams_finalize (GObject *object)
   FmdStreams *self = FMD_STREAMS (object);
 
   g_ptr_array_unref (self->streams);
-  g_free (self->encoded);
+  g_free (self->runs);
 
   G_OBJECT_CLASS (fmd_streams_parent_class)->finalize (object);
 }
@@ -579,5 +636,5 @@ static void
 fmd_streams_init (FmdStreams *self)
 {
   self->streams = g_ptr_array_new_with_free_func (stream_free);
-  self->encoded = g_malloc (ENCODE_BYTES);
+  self->runs = g_new0 (EncodedRun, N_RUNS);
 }

@@ -1,7 +1,8 @@
 /* test-stream.c: OpenStream writers: replay then live without gap or duplicate, a frozen
  * reader getting the exact gap count, a slow reader not holding back another one, drop
- * records, closing the descriptor ending the stream, and a stream that ends at the live
- * edge (follow false). */
+ * records, closing the descriptor ending the stream, a stream that ends at the live
+ * edge (follow false), and readers at different places each getting exactly their own
+ * events from the encoded runs the streams share. */
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -424,6 +425,68 @@ test_no_follow_ends_at_the_live_edge (void)
   close (fd);
 }
 
+/* The streams share encoded runs of records (filemond-stream.c): readers at different
+ * places, more of them than runs are kept, some reading a trickle (short writes that cut
+ * records and runs evicted under them), one ending at the live edge, must each get exactly
+ * the events from their own start, in order, with their own content (reader_event checks
+ * every field against the event appended with that seq). */
+static void
+test_readers_at_different_places_get_their_own_events (void)
+{
+  g_autoptr(FmdRing) ring = fmd_ring_new (100000, 64 * 1024 * 1024);
+  g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 64 * 1024);
+  const struct {
+    gboolean replay;
+    guint64 since;
+    gboolean follow;
+    gsize per_round;     /* bytes read each round */
+  } spec[] = {
+    { FALSE, 0, TRUE, G_MAXSIZE },     /* live: from seq 1001 */
+    { TRUE, 1, TRUE, G_MAXSIZE },
+    { TRUE, 500, FALSE, G_MAXSIZE },   /* 500-1000, then the end */
+    { TRUE, 700, TRUE, 700 },
+    { TRUE, 1, TRUE, 1500 },
+  };
+  Reader r[G_N_ELEMENTS (spec)];
+  int fd[G_N_ELEMENTS (spec)];
+
+  append_n (ring, 0, 1000);
+  for (guint i = 0; i < G_N_ELEMENTS (spec); i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      fd[i] = fmd_streams_open (streams, i < FMD_STREAMS_PER_PEER ? ":1.1" : ":1.2",
+                                spec[i].replay, spec[i].since, spec[i].follow, &error);
+      g_assert_no_error (error);
+      set_nonblocking (fd[i]);
+      reader_init (&r[i], spec[i].replay ? spec[i].since : 1001);
+    }
+
+  for (guint round = 0; round < 40; round++)
+    {
+      append_n (ring, 1000 + round * 100, 100);
+      test_iterate ();
+      for (guint i = 0; i < G_N_ELEMENTS (spec); i++)
+        if (!r[i].eof)
+          reader_drain (&r[i], fd[i], spec[i].per_round);
+    }
+
+  read_until_eof (&r[2], fd[2]);
+  g_assert_cmpuint (r[2].expected, ==, 1001);
+  g_assert_cmpuint (r[2].events, ==, 501);
+  for (guint i = 0; i < G_N_ELEMENTS (spec); i++)
+    {
+      if (i != 2)
+        {
+          read_until (&r[i], fd[i], 5001);
+          g_assert_cmpuint (r[i].events, ==, 5001 - (spec[i].replay ? spec[i].since : 1001));
+        }
+      g_assert_cmpuint (r[i].gaps, ==, 0);
+      reader_clear (&r[i]);
+      close (fd[i]);
+    }
+}
+
 static void
 test_no_follow_gap_stops_at_the_edge (void)
 {
@@ -489,6 +552,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/stream/closing-the-fd-ends-the-stream", test_closing_the_fd_ends_the_stream);
   g_test_add_func ("/stream/no-follow/ends-at-the-live-edge", test_no_follow_ends_at_the_live_edge);
   g_test_add_func ("/stream/no-follow/gap-stops-at-the-edge", test_no_follow_gap_stops_at_the_edge);
+  g_test_add_func ("/stream/shared-runs/readers-at-different-places-get-their-own-events",
+                   test_readers_at_different_places_get_their_own_events);
   g_test_add_func ("/stream/no-follow/empty-buffer-ends-at-once",
                    test_no_follow_of_an_empty_buffer_ends_at_once);
 

@@ -85,6 +85,14 @@ test_tidy (void)
     { "/a/.hidden/..x", "/a/.hidden/..x" },
     { "relative/./x", "relative/./x" },
     { "", "" },
+    { "/tmp/x", "/tmp/x" },
+    { "/tmp/x/", "/tmp/x/" },
+    { "/.", "/" },
+    { "//", "/" },
+    { "/tmp/..", "/tmp/.." },
+    { "/tmp/.x/", "/tmp/.x/" },
+    { "/tmp/x/.", "/tmp/x" },
+    { "/tmp/x//", "/tmp/x/" },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -259,6 +267,45 @@ test_strings_reach_the_detail (void)
   g_assert_cmpstr (e.path2, ==, "./a//b");
 }
 
+/* The decoder reuses the last detail when a call repeats its registers: each decode must
+ * still give the detail that formatting this record alone gives. */
+static void
+test_repeated_calls_keep_their_own_detail (void)
+{
+  g_autoptr(FmdBpfDecoder) decoder = fmd_bpf_decoder_new ();
+  g_autoptr(FmdBpfDecoder) fresh = NULL;
+  const struct { const char *name; guint64 flags; guint64 mode; const char *str; } calls[] = {
+    { "openat", 0x80000, 0, "" },             /* O_RDONLY|O_CLOEXEC */
+    { "openat", 0x80000, 0, "" },
+    { "openat", 0x80041, 0644, "" },          /* O_WRONLY|O_CREAT|O_CLOEXEC, 0644 */
+    { "openat", 0x80041, 0600, "" },          /* only the mode differs */
+    { "openat", 0x80000, 0, "" },
+    { "getxattr", 0, 0, "user.a" },           /* a string argument: never reused */
+    { "getxattr", 0, 0, "user.b" },
+    { "mkdirat", 0x80000, 0, "" },            /* the same registers, another call */
+    { "openat", 0x80000, 0, "" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (calls); i++)
+    {
+      Record r;
+      FmEvent e, want;
+      gsize len = make_record (&r, calls[i].name, "/tmp/x", "", calls[i].str, "");
+      g_autofree char *detail = NULL;
+
+      r.rec.args[0] = (guint64) -100;
+      r.rec.args[2] = calls[i].flags;
+      r.rec.args[3] = calls[i].mode;
+      decode_ok (decoder, &r, len, &e);
+      detail = g_strdup (e.detail);
+
+      g_clear_pointer (&fresh, fmd_bpf_decoder_free);
+      fresh = fmd_bpf_decoder_new ();
+      decode_ok (fresh, &r, len, &want);
+      g_assert_cmpstr (detail, ==, want.detail);
+    }
+}
+
 static void
 test_malformed (void)
 {
@@ -307,6 +354,8 @@ main (int argc, char **argv)
   g_test_add_func ("/bpf/record/pipes-and-sockets-named-as-proc-does", test_pseudo_files);
   g_test_add_func ("/bpf/record/path-flags-become-notes", test_flags_become_notes);
   g_test_add_func ("/bpf/record/strings-reach-the-detail", test_strings_reach_the_detail);
+  g_test_add_func ("/bpf/record/repeated-calls-keep-their-own-detail",
+                   test_repeated_calls_keep_their_own_detail);
   g_test_add_func ("/bpf/record/malformed-records-are-refused", test_malformed);
   return g_test_run ();
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/epoll.h>
 #include <sys/utsname.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -150,6 +151,34 @@ open_object (const void *(*elf_bytes) (size_t *size))
   return skel;
 }
 
+
+/* The ring buffer map is readable (EPOLLIN) whenever it holds data, and libbpf registers it
+ * level-triggered in its epoll fd, which is what the main loop polls. A reader that never
+ * empties the ring faster than records arrive (every record takes ~2 us here under a loop of
+ * syscalls) then found it readable again at every main loop iteration: with no wake-up from
+ * the program, it read batches of a few dozen records, each paying the loop's and the
+ * dispatch's fixed costs (bench/README.md, "Where filemond's time goes, round 2").
+ * Edge-triggered, the fd is readable only after a wake-up (the program's threshold), and
+ * fmd_bpf_engine_consume takes that edge before it reads. */
+static gboolean
+make_edge_triggered (FmdBpfEngine  *self,
+                     GError       **error)
+{
+  /* libbpf's ring index as its epoll data: 0, the only ring */
+  struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.fd = 0 };
+
+  if (epoll_ctl (ring_buffer__epoll_fd (self->ring), EPOLL_CTL_MOD,
+                 bpf_map__fd (self->skel->maps.events), &ev) < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
+                   "bpf: cannot set up the ring buffer's wake-ups: %s", g_strerror (saved_errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 FmdBpfEngine *
 fmd_bpf_engine_load (guint64   ringbuf_bytes,
                      GError  **error)
@@ -211,6 +240,12 @@ fmd_bpf_engine_load (guint64   ringbuf_bytes,
     {
       g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_FAILED,
                    "bpf: cannot map the ring buffer: %s", g_strerror (errno));
+      filemond_bpf__destroy (self->skel);
+      return NULL;
+    }
+  if (!make_edge_triggered (self, error))
+    {
+      ring_buffer__free (self->ring);
       filemond_bpf__destroy (self->skel);
       return NULL;
     }
@@ -590,9 +625,13 @@ fmd_bpf_engine_get_poll_fd (FmdBpfEngine *self)
 int
 fmd_bpf_engine_consume (FmdBpfEngine *self)
 {
+  struct epoll_event ev;
   int ret;
 
   self->consumed = 0;
+  /* take the wake-up's edge before the read: one that comes during it makes the fd
+   * readable again, so its records are not left for the tick */
+  (void) epoll_wait (ring_buffer__epoll_fd (self->ring), &ev, 1, 0);
   ret = ring_buffer__consume (self->ring);
   /* after the read, so that a record that arrived during it with the backlog still at the
    * threshold wakes the reader again (filemond.bpf.c, reader_woken) */
