@@ -51,7 +51,7 @@ struct _FmdBpfEngine {
 
 /* --- libbpf's messages ------------------------------------------------------------------ */
 
-static int
+G_GNUC_PRINTF (2, 0) static int
 libbpf_print (enum libbpf_print_level  level,
               const char              *format,
               va_list                  args)
