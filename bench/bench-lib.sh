@@ -61,14 +61,16 @@ wait_subscribed() {
   exit 1
 }
 
-# Waits up to a minute for "path":"MARKER" to appear in FILE past byte FROM.
+# Waits up to a minute for "path":"MARKER" to appear in FILE past byte FROM; from 5 s on,
+# not once the capture dropped events since DROPPED0 (the marker may be among them).
 wait_marker_in_file() {
-  local file=$1 marker=$2 from=$3 size end=$((SECONDS + 60))
-  while ((SECONDS < end)); do
+  local file=$1 marker=$2 from=$3 dropped0=$4 size start=$SECONDS
+  while ((SECONDS < start + 60)); do
     size=$(stat -c %s "$file")
     # not a pipe into grep -q: under pipefail, tail's SIGPIPE would make a match a failure
     grep -qF "\"path\":\"$marker\"" < <(tail -c +$((from + 1)) "$file") && return 0
     from=$((size > 8192 ? size - 8192 : 0))
+    if ((SECONDS >= start + 5)) && [ "$(prop DroppedCount)" != "$dropped0" ]; then return 1; fi
     sleep 0.01
   done
   return 1
@@ -124,20 +126,28 @@ capture_load() {
     done
     t_all=$(now)
   else
-    # Whether a watch had written the marker already when its file's size was read: the
-    # events are written in the order they happened, and the marker happened before the
-    # load's end, so it had when the last event written by then happened after the end
-    # (that read's time counts); otherwise the marker comes after that size: watch it
-    # grow. Scanning the file for the marker instead takes longer than the wait measured.
+    # Whether a watch had written the marker already when its file's size was read (that
+    # read's time counts): it is in the last 64 KiB written by then, or, the events being
+    # written in the order they happened and the marker before the load's end, the last
+    # event written by then happened after the end. Otherwise the marker comes after that
+    # size: watch it grow. Scanning the file for the marker instead takes longer than the
+    # wait measured.
     for ((w = 0; w < watchers; w++)); do sizes+=("$(stat -c %s "$tmp/out$w")"); done
     t_all=$(now)
     seen=1
     for ((w = 0; w < watchers; w++)); do
-      last=$(dd if="$tmp/out$w" iflag=skip_bytes,count_bytes skip=$((sizes[w] > 65536 ? sizes[w] - 65536 : 0)) \
-        count=65536 status=none | grep -o '"time_ns":[0-9]*' | tail -n 1 | cut -d: -f2)
+      dd if="$tmp/out$w" iflag=skip_bytes,count_bytes skip=$((sizes[w] > 65536 ? sizes[w] - 65536 : 0)) \
+        count=65536 status=none > "$tmp/tail$w"
+      grep -qF "\"path\":\"$marker\"" "$tmp/tail$w" && continue
+      last=$(grep -o '"time_ns":[0-9]*' "$tmp/tail$w" | tail -n 1 | cut -d: -f2)
       # time_ns is ns since the epoch, as date +%s%N
       [ -n "$last" ] && ((last > ${t_end/./})) && continue
-      wait_marker_in_file "$tmp/out$w" "$marker" $((sizes[w] > 8192 ? sizes[w] - 8192 : 0)) || seen=0
+      if ! wait_marker_in_file "$tmp/out$w" "$marker" $((sizes[w] > 8192 ? sizes[w] - 8192 : 0)) "$dropped0"; then
+        seen=0
+        # what a wait that ran out saw (now and then, in every build, with the marker in
+        # the file when it was counted: not understood yet)
+        note "$variant $op: watcher $w: no marker past byte $((sizes[w] - 8192)) when the wait ended (a minute, or 5 s after a drop; size at the load's end ${sizes[w]}, its last event at $last, the load's end ${t_end/./}, size now $(stat -c %s "$tmp/out$w"), the marker at byte $(grep -boF "\"path\":\"$marker\"" "$tmp/out$w" | head -n 1 | cut -d: -f1))"
+      fi
       t_all=$(now)
     done
   fi
