@@ -26,12 +26,8 @@ note() { echo "round $round: $*" >> "$raw.notes"; echo "bench-filemond: $*" >&2;
 # shellcheck source=bench/bench-lib.sh
 . "$(dirname "$0")/bench-lib.sh"
 
-wait_state() {
-  local i
-  for ((i = 0; i < 200; i++)); do
-    [ "$(prop State)" = "$1" ] && return 0
-    sleep 0.02
-  done
+expect_state() {
+  wait_state "$1" 4 && return 0
   note "State did not become $1 (it is $(prop State); LastError: $(prop LastError))"
   return 1
 }
@@ -47,7 +43,7 @@ start_capture() {
   "${fmctl[@]}" start --backend=bpf "$@" >/dev/null
   t1=$(now)
   put start.call-s "$(calc "$t1 - $t0")"
-  wait_state running
+  expect_state running
 }
 
 stop_capture() {
@@ -56,7 +52,7 @@ stop_capture() {
   "${fmctl[@]}" stop >/dev/null
   t1=$(now)
   put stop.latency-s "$(calc "$t1 - $t0")"
-  wait_state idle || true
+  expect_state idle || true
 }
 
 # Time from `filemonctl start` to the first event one stream reader gets, while a paced
@@ -76,7 +72,7 @@ first_event() {
   put "first-event.$kind-s" "$(calc "$(kv t_first "$tmp/first") - $t0")"
   kill "$lpid" 2>/dev/null || true
   wait "$lpid" 2>/dev/null || true
-  wait_state running
+  expect_state running
 }
 
 # ---- cold and warm Start ----------------------------------------------------------------

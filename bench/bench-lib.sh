@@ -15,6 +15,16 @@ prop() {
     sed -e 's/^(<\(uint64 \)\?//' -e 's/>,)$//' -e "s/'//g"
 }
 
+# Waits up to SECONDS for filemond's State to be STATE.
+wait_state() {
+  local i
+  for ((i = 0; i < $2 * 50; i++)); do
+    [ "$(prop State)" = "$1" ] && return 0
+    sleep 0.02
+  done
+  return 1
+}
+
 # Waits until the daemon has taken in what the kernel had (EventCount stops growing),
 # 30 s at most.
 wait_drained() {

@@ -28,7 +28,7 @@ put() { printf '%s=%s\n' "$1" "$2" >> "$out"; }
 . "$(dirname "$0")/bench-lib.sh"
 
 wait_running() {
-  for _ in $(seq 500); do [ "$(prop State)" = running ] && return 0; sleep 0.02; done
+  wait_state running 10 && return 0
   echo "bench-memory: the capture did not start: $(prop LastError)" >&2
   return 1
 }

@@ -21,7 +21,7 @@ fmctl=("$build/client-cli/filemonctl" --no-ask-password)
 mkdir -p "$out"
 
 "${fmctl[@]}" start --backend=bpf > /dev/null
-for _ in $(seq 500); do [ "$(prop State)" = running ] && break; sleep 0.02; done
+wait_state running 10 || { echo "bench-profile: no capture: $(prop LastError)" >&2; exit 1; }
 before=$(streams_opened)
 wpids=()
 for ((w = 0; w < watchers; w++)); do

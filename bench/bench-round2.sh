@@ -41,7 +41,7 @@ rate() { "$@" --seconds="$secs" | awk '{ print $4 }'; }
 
 start() {
   "${fmctl[@]}" start --backend=bpf > /dev/null
-  for _ in $(seq 500); do [ "$(prop State)" = running ] && return 0; sleep 0.02; done
+  wait_state running 10 && return 0
   note "no capture: $(prop LastError)"
   exit 1
 }

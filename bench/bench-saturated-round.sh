@@ -39,8 +39,7 @@ case $op in
 esac
 
 "${fmctl[@]}" start --backend=bpf > /dev/null
-for _ in $(seq 500); do [ "$(prop State)" = running ] && break; sleep 0.02; done
-[ "$(prop State)" = running ] || { echo "bench-saturated-round: no capture: $(prop LastError)" >&2; exit 1; }
+wait_state running 10 || { echo "bench-saturated-round: no capture: $(prop LastError)" >&2; exit 1; }
 
 # the events of a load besides its loop (exec, loader, its report, exit), taken off each
 # load's count: a load of one call, that call taken off

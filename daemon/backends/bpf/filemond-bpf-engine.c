@@ -151,7 +151,6 @@ open_object (const void *(*elf_bytes) (size_t *size))
   return skel;
 }
 
-
 /* The ring buffer map is readable (EPOLLIN) whenever it holds data, and libbpf registers it
  * level-triggered in its epoll fd, which is what the main loop polls. A reader that never
  * empties the ring faster than records arrive (every record takes ~2 us here under a loop of
