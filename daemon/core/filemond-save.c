@@ -33,14 +33,24 @@ typedef struct {
   guint stall_sec;
 } SaveData;
 
+/* The descriptor is closed before the reply, whatever the reply says: the reader sees end
+ * of file when the reply arrives, and a caller may unmount the file's file system as soon
+ * as it has one. */
+static void
+save_close_fd (SaveData *save)
+{
+  if (save->fd >= 0)
+    close (save->fd);
+  save->fd = -1;
+}
+
 static void
 save_data_free (gpointer data)
 {
   SaveData *save = data;
 
   fmd_ring_snapshot_free (save->snapshot);
-  if (save->fd >= 0)
-    close (save->fd);
+  save_close_fd (save);
   g_free (save);
 }
 
@@ -240,17 +250,15 @@ write_all (SaveData      *save,
   return TRUE;
 }
 
-static gpointer
-save_thread (gpointer user_data)
+static gboolean
+write_snapshot (SaveData      *save,
+                GCancellable  *cancellable,
+                guint64       *written,
+                GError       **error)
 {
-  g_autoptr(GTask) task = user_data;
-  SaveData *save = g_task_get_task_data (task);
-  GCancellable *cancellable = g_task_get_cancellable (task);
   g_autoptr(GString) buf = g_string_sized_new (WRITE_CHUNK + FM_RECORD_MAX_SIZE * 2);
-  g_autoptr(GError) error = NULL;
   const char *header = fm_format_header (save->format);
   FmEvent event;
-  guint64 written = 0;
 
   if (header != NULL)
     g_string_append (buf, header);
@@ -258,30 +266,36 @@ save_thread (gpointer user_data)
   while (fmd_ring_snapshot_next (save->snapshot, &event))
     {
       fm_format_event (save->format, &event, buf);
-      written++;
+      (*written)++;
 
       if (buf->len >= WRITE_CHUNK)
         {
-          if (!write_all (save, buf->str, buf->len, cancellable, &error))
-            {
-              g_task_return_error (task, g_steal_pointer (&error));
-              return NULL;
-            }
+          if (!write_all (save, buf->str, buf->len, cancellable, error))
+            return FALSE;
           g_string_truncate (buf, 0);
         }
     }
 
-  if (!write_all (save, buf->str, buf->len, cancellable, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return NULL;
-    }
+  return write_all (save, buf->str, buf->len, cancellable, error);
+}
 
-  /* the reader sees end of file when the reply arrives, not later */
-  close (save->fd);
-  save->fd = -1;
+static gpointer
+save_thread (gpointer user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  SaveData *save = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  guint64 written = 0;
+  gboolean ok;
 
-  g_task_return_pointer (task, g_memdup2 (&written, sizeof written), g_free);
+  ok = write_snapshot (save, g_task_get_cancellable (task), &written, &error);
+
+  save_close_fd (save);
+
+  if (!ok)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, g_memdup2 (&written, sizeof written), g_free);
   return NULL;
 }
 
@@ -309,6 +323,7 @@ fmd_save_async (FmdRingSnapshot     *snapshot,
 
   if (!classify_fd (fd, &save->kind, &error))
     {
+      save_close_fd (save);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
@@ -319,6 +334,7 @@ fmd_save_async (FmdRingSnapshot     *snapshot,
   if (thread == NULL)
     {
       g_object_unref (task);   /* the thread's reference */
+      save_close_fd (save);
       g_task_return_new_error (task, FM_ERROR, FM_ERROR_IO, "cannot start the save: %s",
                                error->message);
       return;
