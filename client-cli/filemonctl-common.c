@@ -175,6 +175,101 @@ fmctl_call (FmFilemond1         *proxy,
   return g_steal_pointer (&reply);
 }
 
+char *
+fmctl_read_string_property (FmFilemond1  *proxy,
+                            const char   *name,
+                            GError      **error)
+{
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) value = NULL;
+
+  reply = g_dbus_connection_call_sync (g_dbus_proxy_get_connection (G_DBUS_PROXY (proxy)),
+                                       FM_BUS_NAME, FM_OBJECT_PATH,
+                                       "org.freedesktop.DBus.Properties", "Get",
+                                       g_variant_new ("(ss)", FM_INTERFACE, name),
+                                       G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NONE, -1,
+                                       NULL, error);
+  if (reply == NULL)
+    return NULL;
+  g_variant_get (reply, "(v)", &value);
+  if (!g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "filemond's %s is a '%s', not a string", name, g_variant_get_type_string (value));
+      return NULL;
+    }
+  return g_variant_dup_string (value, NULL);
+}
+
+#define WAIT_POLL_MS 50
+#define WAIT_ANNOUNCE_MS 1000
+
+typedef struct {
+  FmFilemond1 *proxy;
+  const char *command;
+  const char *goal;
+  const char * const *while_states;
+  FmctlStateFunc on_state;
+  gpointer user_data;
+  GMainLoop *loop;
+  gint64 started_us;
+  gboolean announced;
+  char *state;        /* the last one read */
+  GError *error;      /* reading it failed */
+} StateWait;
+
+static gboolean
+on_state_poll (gpointer data)
+{
+  StateWait *w = data;
+
+  g_free (w->state);
+  w->state = fmctl_read_string_property (w->proxy, "State", &w->error);
+  if (w->state == NULL || !g_strv_contains (w->while_states, w->state))
+    {
+      g_main_loop_quit (w->loop);
+      return G_SOURCE_REMOVE;
+    }
+  if (w->on_state != NULL && w->on_state (w->proxy, w->state, w->user_data))
+    w->announced = TRUE;
+  if (!w->announced && isatty (STDERR_FILENO) &&
+      g_get_monotonic_time () - w->started_us > WAIT_ANNOUNCE_MS * 1000)
+    {
+      g_autofree char *backend = fmctl_read_string_property (w->proxy, "Backend", NULL);
+
+      g_printerr ("filemonctl: %s: waiting for the %s%scapture to %s...\n", w->command,
+                  backend != NULL ? backend : "", backend != NULL ? " " : "", w->goal);
+      w->announced = TRUE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+char *
+fmctl_wait_state (FmFilemond1         *proxy,
+                  const char          *command,
+                  const char          *goal,
+                  const char * const  *while_states,
+                  FmctlStateFunc       on_state,
+                  gpointer             user_data,
+                  GError             **error)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  StateWait w = {
+    .proxy = proxy, .command = command, .goal = goal, .while_states = while_states,
+    .on_state = on_state, .user_data = user_data, .loop = loop,
+    .started_us = g_get_monotonic_time (),
+  };
+
+  if (on_state_poll (&w) == G_SOURCE_CONTINUE)
+    {
+      g_timeout_add (WAIT_POLL_MS, on_state_poll, &w);
+      g_main_loop_run (loop);
+    }
+  if (w.state == NULL)
+    g_propagate_error (error, w.error);
+  return w.state;
+}
+
 FmctlExit
 fmctl_error_to_exit (const GError *error)
 {

@@ -64,6 +64,28 @@ GVariant *fmctl_call (FmFilemond1         *proxy,
                       GUnixFDList        **out_fd_list,
                       GError             **error);
 
+/* The string property @name read from the daemon now (the proxy's cached value can be a
+ * capture's before), or NULL with @error. */
+char *fmctl_read_string_property (FmFilemond1  *proxy,
+                                  const char   *name,
+                                  GError      **error);
+
+/* Called at each look at State while fmctl_wait_state() waits: TRUE when it told the user
+ * something (so that the generic "waiting..." line is not needed). */
+typedef gboolean (*FmctlStateFunc) (FmFilemond1 *proxy, const char *state, gpointer user_data);
+
+/* Reads State every 50 ms while it is one of @while_states (NULL-terminated) and returns
+ * the first other one, or NULL with @error. On a terminal, after a second without news
+ * from @on_state (may be NULL), says once "filemonctl: COMMAND: waiting for the BACKEND
+ * capture to GOAL...". */
+char *fmctl_wait_state (FmFilemond1         *proxy,
+                        const char          *command,
+                        const char          *goal,
+                        const char * const  *while_states,
+                        FmctlStateFunc       on_state,
+                        gpointer             user_data,
+                        GError             **error);
+
 /* Registers a polkit text authentication agent for this process when stdin and stderr
  * are a terminal, so that an administrator can type a password in place. Best effort. */
 void fmctl_agent_register (void);

@@ -61,79 +61,27 @@ print_syscalls (void)
  * can be the last capture's); PropertiesChanged only tells that the capture ran when it
  * ended before a read saw it running. */
 
-#define WAIT_POLL_MS 50
-#define WAIT_ANNOUNCE_MS 1000
-
 typedef struct {
-  FmFilemond1 *proxy;
-  GMainLoop *loop;
-  gint64 started_us;
-  gboolean saw_running, announced;
-  char *state;        /* the last one read */
+  gboolean saw_running;
   char *progress;     /* the last build progress shown */
-  GError *error;      /* reading it failed */
 } StartWait;
 
-static char *
-read_property (FmFilemond1 *proxy, const char *name, GError **error)
-{
-  g_autoptr(GVariant) reply = NULL;
-  g_autoptr(GVariant) value = NULL;
-
-  reply = g_dbus_connection_call_sync (g_dbus_proxy_get_connection (G_DBUS_PROXY (proxy)),
-                                       FM_BUS_NAME, FM_OBJECT_PATH,
-                                       "org.freedesktop.DBus.Properties", "Get",
-                                       g_variant_new ("(ss)", FM_INTERFACE, name),
-                                       G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NONE, -1,
-                                       NULL, error);
-  if (reply == NULL)
-    return NULL;
-  g_variant_get (reply, "(v)", &value);
-  if (!g_variant_is_of_type (value, G_VARIANT_TYPE_STRING))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "filemond's %s is a '%s', not a string", name, g_variant_get_type_string (value));
-      return NULL;
-    }
-  return g_variant_dup_string (value, NULL);
-}
-
+/* a first stap build takes minutes: say what it is doing, once per step */
 static gboolean
-on_wait_poll (gpointer user_data)
+show_progress (FmFilemond1 *proxy, const char *state, gpointer user_data)
 {
   StartWait *w = user_data;
+  g_autofree char *progress = NULL;
 
-  g_free (w->state);
-  w->state = read_property (w->proxy, "State", &w->error);
-  if (w->state == NULL ||
-      (!g_str_equal (w->state, "starting") && !g_str_equal (w->state, "compiling")))
-    {
-      g_main_loop_quit (w->loop);
-      return G_SOURCE_REMOVE;
-    }
-  if (g_str_equal (w->state, "compiling") && isatty (STDERR_FILENO))
-    {
-      /* a first stap build takes minutes: say what it is doing, once per step */
-      g_autofree char *progress = read_property (w->proxy, "Progress", NULL);
-
-      if (progress != NULL && *progress != '\0' && g_strcmp0 (progress, w->progress) != 0)
-        {
-          g_printerr ("filemonctl: start: %s\n", progress);
-          g_free (w->progress);
-          w->progress = g_steal_pointer (&progress);
-          w->announced = TRUE;
-        }
-    }
-  if (!w->announced && isatty (STDERR_FILENO) &&
-      g_get_monotonic_time () - w->started_us > WAIT_ANNOUNCE_MS * 1000)
-    {
-      g_autofree char *backend = read_property (w->proxy, "Backend", NULL);
-
-      g_printerr ("filemonctl: start: waiting for the %s capture to run...\n",
-                  backend != NULL ? backend : "new");
-      w->announced = TRUE;
-    }
-  return G_SOURCE_CONTINUE;
+  if (!g_str_equal (state, "compiling") || !isatty (STDERR_FILENO))
+    return FALSE;
+  progress = fmctl_read_string_property (proxy, "Progress", NULL);
+  if (progress == NULL || *progress == '\0' || g_strcmp0 (progress, w->progress) == 0)
+    return FALSE;
+  g_printerr ("filemonctl: start: %s\n", progress);
+  g_free (w->progress);
+  w->progress = g_steal_pointer (&progress);
+  return TRUE;
 }
 
 static void
@@ -149,29 +97,21 @@ on_state_changed (FmFilemond1 *proxy, GParamSpec *pspec, gpointer user_data)
 static int
 wait_until_running (FmFilemond1 *proxy, StartWait *w)
 {
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  static const char * const launching[] = { "starting", "compiling", NULL };
+  g_autofree char *state = NULL;
   g_autofree char *last_error = NULL;
   g_autoptr(GError) error = NULL;
-  int status;
 
-  w->loop = loop;
-  w->started_us = g_get_monotonic_time ();
-  if (on_wait_poll (w) == G_SOURCE_CONTINUE)
+  state = fmctl_wait_state (proxy, "start", "run", launching, show_progress, w, &error);
+  if (state == NULL)
     {
-      g_timeout_add (WAIT_POLL_MS, on_wait_poll, w);
-      g_main_loop_run (loop);
+      g_prefix_error (&error, "the capture was started, but its state cannot be read: ");
+      return fmctl_error_exit ("start", error);
     }
-  if (w->state == NULL)
-    {
-      g_prefix_error (&w->error, "the capture was started, but its state cannot be read: ");
-      status = fmctl_error_exit ("start", w->error);
-      g_clear_error (&w->error);
-      return status;
-    }
-  if (g_str_equal (w->state, "running") || w->saw_running)
+  if (g_str_equal (state, "running") || w->saw_running)
     return FMCTL_EXIT_OK;
 
-  last_error = read_property (proxy, "LastError", &error);
+  last_error = fmctl_read_string_property (proxy, "LastError", &error);
   if (last_error != NULL && last_error[0] != '\0')
     {
       g_autofree char *escaped = fm_escape_text (last_error);
@@ -179,7 +119,7 @@ wait_until_running (FmFilemond1 *proxy, StartWait *w)
       g_printerr ("filemonctl: start: the capture did not run: %s\n", escaped);
     }
   else
-    g_printerr ("filemonctl: start: the capture did not run (state %s)\n", w->state);
+    g_printerr ("filemonctl: start: the capture did not run (state %s)\n", state);
   return FMCTL_EXIT_ERROR;
 }
 
@@ -386,7 +326,6 @@ fmctl_cmd_start (int argc, char **argv)
     return fmctl_error_exit ("start", error);
   /* connected before the call, so that no change of State after it is missed */
   state_handler = g_signal_connect (proxy, "notify::state", G_CALLBACK (on_state_changed), &wait);
-  wait.proxy = proxy;
   reply = fmctl_call (proxy, "Start", g_variant_new ("(a{sv})", &options), G_VARIANT_TYPE_UNIT,
                       NULL, NULL, &error);
   if (reply == NULL)
@@ -396,7 +335,6 @@ fmctl_cmd_start (int argc, char **argv)
   else
     status = wait_until_running (proxy, &wait);
   g_signal_handler_disconnect (proxy, state_handler);
-  g_free (wait.state);
   g_free (wait.progress);
   return status;
 }

@@ -42,6 +42,14 @@ wait_for() {
   done
 }
 subscribers_added() { grep -c 'subscriber .* added' "$FILEMOND_LOG" || true; }
+state() {
+  gdbus call --system --dest org.filemond.Filemond1 --object-path /org/filemond/Filemond1 \
+    --method org.freedesktop.DBus.Properties.Get org.filemond.Filemond1 State
+}
+idle() { [ "$(state)" = "(<'idle'>,)" ]; }
+# The shell example's Stop returns while its capture is still stopping (D-Bus API, Stop);
+# a Start is refused until State is idle. filemond kills a stap that takes 30 s.
+wait_for 60 idle || echo "# the shell example's capture did not stop: $(state)"
 printf "export FILEMON_FAKE_STAP_FIXTURE='%s'\nexport FILEMON_FAKE_STAP_AFTER=repeat:50\n" \
   "$fixture" > "$FILEMON_FAKE_STAP_ENV"
 before=$(subscribers_added)
