@@ -1,8 +1,10 @@
-/* fmv-cells.c: the cells of the event list's columns: a label per cell, filled from the
- * row's properties, failed calls in red; see fmv-cells.h.
+/* fmv-cells.c: the cells of the event list's columns: a line of text per cell
+ * (fmv-cell-text.h), filled from the row's properties, failed calls in red; see
+ * fmv-cells.h.
  */
 #include "config.h"
 
+#include "fmv-cell-text.h"
 #include "fmv-cells.h"
 #include "fmv-row.h"
 
@@ -14,11 +16,11 @@ typedef struct {
   FmvBookmarks *bookmarks;
   gulong highlights_id;
   gulong bookmarks_id;
-  GHashTable *bound;          /* GtkLabel -> its GtkListItem */
+  GHashTable *bound;          /* FmvCellText -> its GtkListItem */
 } Cells;
 
-/* Each column's cells are plain labels made and filled here (a GtkSignalListItemFactory),
- * not .ui templates with property bindings: GTK 4.8's list view keeps ~200 rows bound
+/* Each column's cells are plain text widgets made and filled here (a
+ * GtkSignalListItemFactory), not .ui templates with property bindings: GTK 4.8's list view keeps ~200 rows bound
  * around its anchor, so following a live capture rebinds ~200 rows x 7 cells at each
  * update, and the bindings' expression watches (a notify handler connected on each row per
  * cell, re-evaluated, then disconnected) took most of that frame. Failed calls get the
@@ -28,7 +30,7 @@ typedef struct {
   const char *property;   /* the FmvRow property shown */
   float xalign;
   PangoEllipsizeMode ellipsize;
-  gboolean numeric;       /* tabular figures (style.css) */
+  gboolean numeric;       /* tabular figures */
   gboolean tooltip;       /* the whole text on hover */
 } CellSpec;
 
@@ -58,7 +60,7 @@ cell_query_tooltip_cb (GtkWidget  *label,
                        GtkTooltip *tooltip,
                        gpointer    user_data)
 {
-  const char *text = gtk_label_get_label (GTK_LABEL (label));
+  const char *text = fmv_cell_text_get_text (FMV_CELL_TEXT (label));
 
   if (text == NULL || *text == '\0')
     return FALSE;
@@ -127,7 +129,7 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
                gpointer                  user_data)
 {
   const CellSpec *spec = user_data;
-  GtkWidget *label = fmv_cells_new_label (spec->xalign, spec->ellipsize, spec->numeric);
+  GtkWidget *label = fmv_cell_text_new (spec->xalign, spec->ellipsize, spec->numeric);
   GtkGesture *click = gtk_gesture_click_new ();
 
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
@@ -232,7 +234,7 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
   g_autofree char *text = NULL;
 
   g_object_get (row, spec->property, &text, NULL);
-  gtk_label_set_label (GTK_LABEL (label), text);
+  fmv_cell_text_set_text (FMV_CELL_TEXT (label), text);
   set_class (label, "failed", fmv_row_get_failed (row));
   g_hash_table_insert (cells->bound, label, item);
   apply_marks (cells, label, row);
