@@ -103,17 +103,16 @@ fmv_cell_text_snapshot (GtkWidget   *widget,
   layout = ensure_layout (self);
   pango_layout_set_width (layout, self->ellipsize != PANGO_ELLIPSIZE_NONE ? width * PANGO_SCALE : -1);
   pango_layout_get_pixel_extents (layout, NULL, &logical);
-  /* as a label aligns it; a text wider than the cell shows its start */
+  /* as a label aligns it; a text wider than the cell (a time in bold, when its failed row
+   * is selected) shows its start and runs on past the cell's edge, as a label's did */
   x = MAX (0, floorf (self->xalign * (width - logical.width))) - logical.x;
   y = floorf ((height - logical.height) / 2.0f) - logical.y;
   get_color (widget, &color);
 
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   gtk_snapshot_save (snapshot);
   gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
   gtk_snapshot_append_layout (snapshot, layout, &color);
   gtk_snapshot_restore (snapshot);
-  gtk_snapshot_pop (snapshot);
 }
 
 static void
