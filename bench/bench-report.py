@@ -180,6 +180,7 @@ def rows(values):
         ("viewer-live-fps", "  frames/s", "", None),
         ("viewer-live-painted-fps", "  frames/s that drew", "", None),
         ("viewer-live-frame-cpu-ms", "  most main-thread CPU in one frame (ms)", "", None),
+        ("viewer-live-update-frame-cpu-ms", "  median main-thread CPU of a frame that took rows in (ms)", "", None),
         ("viewer-live-missed", "  events filemond took in that the view lacks", "", ("0", lambda m, vs: max(vs) == 0)),
     ]
     return out
