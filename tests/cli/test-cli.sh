@@ -536,6 +536,16 @@ PY
   as_fmtest "$ctl" dump --color=always </dev/null | cat > "$tmp/always.txt"
   grep -q $'\e\[31m' "$tmp/always.txt" && ok "/terminal/color-always-in-a-pipe" \
     || not_ok "/terminal/color-always-in-a-pipe"
+  # stop on a terminal says what it waits for: a stap that takes 8 s to end, and `timeout`
+  # ends the waiting filemonctl at 5 s, 4 s after it speaks
+  expect_exit "/terminal/stop-the-capture" 0 fmtest stop
+  use_fixture normal
+  echo "export FILEMON_FAKE_STAP_STOP_DELAY=8" >> "$FILEMON_FAKE_STAP_ENV"
+  expect_exit "/terminal/start-a-slow-stopper" 0 fmtest start --backend=stap
+  script_run "timeout 5 '$ctl' stop" > "$tmp/tty-stop.txt"
+  grep -qx "filemonctl: stop: waiting for the stap capture to end..." "$tmp/tty-stop.txt" \
+    && ok "/terminal/stop-says-what-it-waits-for" \
+    || not_ok "/terminal/stop-says-what-it-waits-for" "$(cat -v "$tmp/tty-stop.txt")"
   finish
   ;;
 
