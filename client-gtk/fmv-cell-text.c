@@ -23,10 +23,11 @@ G_DEFINE_FINAL_TYPE (FmvCellText, fmv_cell_text, GTK_TYPE_WIDGET)
 /* What the font decides (its size, its weight: a failed call's row is bold when selected)
  * comes from the CSS: a change there lays the text out again and measures the line again. */
 static void
-forget_layout (FmvCellText *self)
+font_changed (FmvCellText *self)
 {
   g_clear_object (&self->layout);
   self->line_height = -1;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 static PangoLayout *
@@ -120,8 +121,7 @@ fmv_cell_text_css_changed (GtkWidget         *widget,
                            GtkCssStyleChange *change)
 {
   GTK_WIDGET_CLASS (fmv_cell_text_parent_class)->css_changed (widget, change);
-  forget_layout (FMV_CELL_TEXT (widget));
-  gtk_widget_queue_resize (widget);
+  font_changed (FMV_CELL_TEXT (widget));
 }
 
 static void
@@ -129,8 +129,7 @@ fmv_cell_text_system_setting_changed (GtkWidget        *widget,
                                       GtkSystemSetting  setting)
 {
   GTK_WIDGET_CLASS (fmv_cell_text_parent_class)->system_setting_changed (widget, setting);
-  forget_layout (FMV_CELL_TEXT (widget));
-  gtk_widget_queue_resize (widget);
+  font_changed (FMV_CELL_TEXT (widget));
 }
 
 static void

@@ -20,12 +20,12 @@ typedef struct {
 } Cells;
 
 /* Each column's cells are plain text widgets made and filled here (a
- * GtkSignalListItemFactory), not .ui templates with property bindings: GTK 4.8's list view keeps ~200 rows bound
- * around its anchor, so following a live capture rebinds ~200 rows x 7 cells at each
- * update, and the bindings' expression watches (a notify handler connected on each row per
- * cell, re-evaluated, then disconnected) took most of that frame. Failed calls get the
- * "failed" class (red), toggled only when it changes, since any class change restyles the
- * cell. */
+ * GtkSignalListItemFactory), not .ui templates with property bindings: GTK 4.8's list view
+ * keeps 205 rows bound around its anchor, so following a live capture rebinds 205 rows x 9
+ * cells at each update, and the bindings' expression watches (a notify handler connected on
+ * each row per cell, re-evaluated, then disconnected) took most of that frame. Failed calls
+ * get the "failed" class (red), toggled only when it changes, since any class change
+ * restyles the cell. */
 typedef struct {
   const char *property;   /* the FmvRow property shown */
   float xalign;

@@ -28,7 +28,8 @@ void fmv_cells_set_factories (GtkColumnViewColumn *const columns[FMV_N_COLUMNS],
 /* The FmvRow property a column shows ("pid", "user"), also the name of its chooser action. */
 const char *fmv_cells_get_name (FmvColumn column);
 
-/* A cell's label: one line, ellipsized, "numeric" for tabular figures (style.css). */
+/* A cell's label for the analysis views' lists (the event list's cells are FmvCellText):
+ * one line, ellipsized, "numeric" for tabular figures (style.css). */
 GtkWidget *fmv_cells_new_label (float              xalign,
                                 PangoEllipsizeMode ellipsize,
                                 gboolean           numeric);
