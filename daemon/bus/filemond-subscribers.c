@@ -390,11 +390,14 @@ fmd_subscribers_capture_changed (FmdSubscribers *self,
 
   /* the events before the change go first, so that next_seq follows them */
   flush_all (self, TRUE, FALSE);
+  /* to every subscriber, whatever its backlog, as the final Dropped: a peer that is
+   * merely slow to prove it reads (its Ping answer late on a loaded machine) would
+   * otherwise never learn that the capture it shows has ended; a few bytes for each
+   * authorized Start or Stop cannot fill dbus-daemon's queue */
   g_hash_table_iter_init (&iter, self->subscribers);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &sub))
-    if (fmd_limits_may_send (self->limits, sub->name, 0))
-      emit_to (self, sub, "CaptureChanged",
-               g_variant_new ("(bt)", running, fmd_ring_get_next_seq (self->ring)));
+    emit_to (self, sub, "CaptureChanged",
+             g_variant_new ("(bt)", running, fmd_ring_get_next_seq (self->ring)));
 }
 
 void
