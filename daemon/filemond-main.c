@@ -181,8 +181,9 @@ main (int   argc,
     { "kernel-release", 0, 0, G_OPTION_ARG_STRING, &kernel_release,
       "With --precompile: build for this kernel instead of the running one", "RELEASE" },
     { "options", 0, 0, G_OPTION_ARG_STRING, &options_text,
-      "With --precompile: the capture's Start options, as GVariant text "
-      "(e.g. \"{'path-prefixes': <['/srv']>}\"); default: none", "A{SV}" },
+      "With --precompile: the capture's Start options, as GVariant text; only the "
+      "syscalls they trace change the module (e.g. \"{'syscalls': <['openat']>}\"); "
+      "default: all of them", "A{SV}" },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr(GOptionContext) context = NULL;

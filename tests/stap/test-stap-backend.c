@@ -1,7 +1,8 @@
 /* test-stap-backend.c: the stap backend against tests/stap/fake-stap: the events it
  * replays come out field by field, hostile lines become counted drops, a stap that dies is
  * reported with its words, Stop leaves no process behind, and a module filemond --precompile
- * built is loaded with staprun (tests/stap/staprun) without stap's passes. */
+ * built is loaded with staprun (tests/stap/staprun) without stap's passes, for a capture
+ * of any filter on the same syscalls (its filters are module parameters). */
 #include "config.h"
 
 #include <signal.h>
@@ -356,6 +357,42 @@ test_precompiled_module_is_loaded_with_staprun (void)
   /* no pass of stap: straight to loading */
   g_assert_cmpuint (sink.progress->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (sink.progress, 0), ==, "");
+  sink_clear (&sink);
+  g_clear_object (&backend);
+
+  /* a filter of the kernel part: the same module, given it as parameters; the fake
+   * module prints what a real one would (cat's failed calls only) */
+  {
+    g_autoptr(GVariant) asv = g_variant_ref_sink (g_variant_new_parsed (
+        "{'pids': <[@u 4242]>, 'uids': <[@u 1000, 0]>, 'failed-only': <true>}"));
+    g_autoptr(FmdOptions) filtered = fmd_options_new_from_variant (asv, &error);
+    g_autofree char *params_log = g_strconcat (log, ".params", NULL);
+    g_autofree char *params = NULL;
+    g_autofree char *loaded_again = NULL;
+    g_autofree char *expected = g_strdup_printf ("fm_daemon=%d\nfm_pids1=1092\nfm_uids1=0.3e8\n"
+                                                 "fm_failed_only=1\n", (int) getpid ());
+
+    g_assert_no_error (error);
+    backend = fake_backend ("normal", "exit", &sink);
+    g_assert_true (fmd_backend_start (backend, filtered, &error));
+    g_assert_no_error (error);
+    g_main_loop_run (sink.loop);
+    g_assert_true (g_file_get_contents (log, &loaded_again, NULL, &error));
+    g_assert_cmpstr (g_strstrip (loaded_again), ==, module);
+    g_assert_true (g_file_get_contents (params_log, &params, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpstr (params, ==, expected);
+    g_assert_cmpuint (sink.progress->len, ==, 1);
+    g_assert_cmpuint (sink.events, >, 0);
+    for (guint i = 0; i < sink.events_seen->len; i++)
+      {
+        const FmEvent *ev = &g_array_index (sink.events_seen, FmEvent, i);
+
+        g_assert_cmpuint (ev->pid, ==, 4242);
+        g_assert_cmpint (ev->result, <, 0);
+      }
+    g_assert_cmpint (g_unlink (params_log), ==, 0);
+  }
 
   g_unsetenv ("SYSTEMTAP_DIR");
   g_unsetenv ("FILEMON_FAKE_STAPRUN_LOG");

@@ -2,7 +2,9 @@
 # test-stap-p4.sh PRINT-SCRIPT ROOTFS [CACHE]: every script of test-stap-p1.sh (each
 # combination of Start options, tests/stap/option-sets.sh) goes through SystemTap's
 # passes 1-4 against a real kernel: the kernel module filemond would load is built, with
-# the very command line filemond uses (PRINT-SCRIPT --command).
+# the very command line filemond uses (PRINT-SCRIPT --command). A script depends on the
+# syscalls alone (the filters are module parameters): each distinct script is built once
+# and its verdict is that of every option set that gives it.
 #
 # PRINT-SCRIPT  the build's tests/stap/fm-stap-print-script (runs here, on the host).
 # ROOTFS        a root file system holding systemtap, a kernel's build tree
@@ -42,12 +44,22 @@ work=$(mktemp -d "$rootfs/var/tmp/filemon-p4.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 inside=${work#"$rootfs"}
 
-# the scripts, generated here; the list names each with its options
-n=0
+# the scripts, generated here; the list names each distinct script with the first options
+# that give it, "sets" each option set with its script's number
+n=0 scripts=0
+declare -A script_of
 generate() {
+  local sum
   n=$((n + 1))
-  "$print_script" "$1" > "$work/$n.stp"
-  printf '%s\t%s\n' "$n" "$1" >> "$work/list"
+  "$print_script" "$1" > "$work/script"
+  sum=$(sha256sum < "$work/script" | cut -c1-64)
+  if [ -z "${script_of[$sum]:-}" ]; then
+    scripts=$((scripts + 1))
+    script_of[$sum]=$scripts
+    mv "$work/script" "$work/$scripts.stp"
+    printf '%s\t%s\n' "$scripts" "$1" >> "$work/list"
+  fi
+  printf '%s\t%s\n' "${script_of[$sum]}" "$1" >> "$work/sets"
 }
 . "$(dirname "$0")/option-sets.sh"
 for_each_options generate
@@ -107,19 +119,20 @@ unshare --mount --propagation private -- bash -c '
   exec chroot "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root SYSTEMTAP_DIR="$1" "$2/run.sh" "$2" "$3"
 ' - "$rootfs" "$cache" "$inside" "$kver"
 
-failed=0
+failed=0 t=0
 while IFS=$'\t' read -r i options; do
+  t=$((t + 1))
   read -r verdict seconds before < <(cat "$work/$i.result" 2>/dev/null || echo "not_ok 0")
   if [ "$verdict" = ok ] && [ -n "$before" ]; then
-    echo "ok $i - stap -p4 ($kver, built before: same script, command and tree) options $options"
+    echo "ok $t - stap -p4 ($kver, script $i built before: same script, command and tree) options $options"
   elif [ "$verdict" = ok ]; then
-    echo "ok $i - stap -p4 ($kver, ${seconds}s) options $options"
+    echo "ok $t - stap -p4 ($kver, script $i, ${seconds}s) options $options"
   else
-    echo "not ok $i - stap -p4 ($kver) options $options"
+    echo "not ok $t - stap -p4 ($kver, script $i) options $options"
     grep -v '^$' "$work/$i.out" 2>/dev/null | tail -20 | sed 's/^/# /'
     failed=$((failed + 1))
   fi
-done < "$work/list"
-echo "# $n scripts in $((SECONDS - start))s"
+done < "$work/sets"
+echo "# $scripts scripts for $n option sets in $((SECONDS - start))s"
 echo "1..$n"
 [ "$failed" = 0 ]

@@ -29,7 +29,8 @@ in_root sh -ec '
 '
 
 # The default capture's stap module built into filemond's cache for the image's kernel, as
-# a package's postinst could: under TCG a Start that compiles takes many minutes.
+# a package's postinst could: under TCG a Start that compiles takes many minutes. Every
+# capture of the scenario loads it: their filters are module parameters.
 # Only where the image has SystemTap: Debian 12's cannot build for its kernel, and its
 # image goes without it (bookworm.packages).
 # SystemTap's cache lives in the package layer (/var/cache/filemon-stap-p4), shared with
@@ -40,10 +41,9 @@ in_root sh -ec '
 # the overlay is down, so that the next image of an unchanged script finds its module after
 # passes 1-2 instead of compiling it (README.md, "Where the time goes"). Neither the copy nor
 # the shared cache goes into the image (whiteouts in the overlay): the guest loads the
-# precompiled modules with staprun.
+# precompiled module with staprun.
 kver=$(cd "$root/lib/modules" && ls | sort -V | tail -1)
-# The scenario's fmuser capture keeps the paths below these prefixes: its module too, built
-# beside the first one (each build keeps one CPU busy).
+# The scenario's fmuser capture keeps the paths below these prefixes.
 mkdir -p "$root/usr/local/share/fm-vm"
 install -m 0644 "$guest/user-capture.prefixes" "$root/usr/local/share/fm-vm/"
 if [ -x "$root/usr/bin/stap" ]; then
@@ -51,18 +51,11 @@ if [ -x "$root/usr/bin/stap" ]; then
   p4cache=$root/var/cache/filemon-stap-p4
   stapcache=$root/var/cache/filemond/systemtap/cache
   [ -d "$p4cache/cache" ] && mkdir -p "${stapcache%/*}" && cp -a "$p4cache/cache" "$stapcache"
-  user_options="{'path-prefixes': <[$(sed "s/.*/'&'/" "$guest/user-capture.prefixes" | paste -sd, -)]>}"
-  in_root /usr/libexec/filemond --precompile --kernel-release="$kver" &
-  default_pid=$!
-  in_root /usr/libexec/filemond --precompile --kernel-release="$kver" --options="$user_options" &
-  user_pid=$!
-  rc=0
-  wait "$default_pid" || rc=$?
-  wait "$user_pid" || rc=$?
-  [ $rc = 0 ] || { echo "vm-image-layer: a precompile failed" >&2; exit 1; }
+  in_root /usr/libexec/filemond --precompile --kernel-release="$kver" \
+    || { echo "vm-image-layer: the precompile failed" >&2; exit 1; }
   [ ! -d "$stapcache" ] || mv "$stapcache" "$layer/stapcache"
   rm -rf "$p4cache"
-  echo "vm-image-layer: stap modules of the default and the user capture precompiled for $kver in $(( $(date +%s) - start )) s"
+  echo "vm-image-layer: the stap module precompiled for $kver in $(( $(date +%s) - start )) s"
 fi
 
 # A filemon group with an unprivileged member, and the shipped rule that lets the group in

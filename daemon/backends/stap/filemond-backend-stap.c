@@ -5,9 +5,9 @@
  * stap runs in its own process group, so that Stop can signal stap and everything it
  * started (staprun, stapio) at once: a stapio left behind keeps the module loaded and
  * blocks the next start with "could not load module". It also gets SIGKILL when the
- * daemon dies (PR_SET_PDEATHSIG). The script text depends on the options alone, so
- * SystemTap's cache finds the compiled module of an identical script and a second start
- * is fast.
+ * daemon dies (PR_SET_PDEATHSIG). The script text depends on the traced syscalls alone
+ * (the filters are module parameters), so SystemTap's cache finds the compiled module of
+ * any earlier capture of the same syscalls and such a start is fast.
  */
 #include "config.h"
 
@@ -206,7 +206,7 @@ report_pass (FmdStapBackend *self, int done)
     "stap pass 3 of 4: translating the script to C",
     /* one element: clang's -Wstring-concatenation wants the parentheses */
     ("stap pass 4 of 4: compiling the kernel module (a minute or more the first time "
-     "these options run on this kernel; the module is cached for the next Start)"),
+     "these syscalls are traced on this kernel; the module is cached for the next Start)"),
   };
 
   fmd_backend_emit_compiling (FMD_BACKEND (self), done < 4 ? next[done] : NULL);
@@ -314,6 +314,7 @@ fmd_stap_backend_start (FmdBackend       *backend,
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autofree char *script = fmd_stap_script_generate (options);
   g_autofree char *module = precompiled_module (self, script);
+  g_autoptr(GPtrArray) parameters = fmd_stap_script_parameters (options, (int) getpid ());
   g_autoptr(GPtrArray) argv = NULL;
   g_autoptr(GError) local_error = NULL;
   const char *identifier;
@@ -323,11 +324,10 @@ fmd_stap_backend_start (FmdBackend       *backend,
   if (module != NULL)
     {
       g_message ("stap: loading the precompiled module %s", module);
-      argv = fmd_stap_staprun_command_new (self->stap_path, self->buffer_mb, (int) getpid (),
-                                           module);
+      argv = fmd_stap_staprun_command_new (self->stap_path, self->buffer_mb, parameters, module);
     }
   else
-    argv = fmd_stap_command_new (self->stap_path, self->buffer_mb, (int) getpid (), NULL);
+    argv = fmd_stap_command_new (self->stap_path, self->buffer_mb, parameters, NULL);
 
   launcher = fmd_stap_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
                                     G_SUBPROCESS_FLAGS_STDOUT_PIPE |

@@ -67,7 +67,7 @@ fmd_stap_precompiled_dir (const char *stap_path,
                           const char *release)
 {
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
-  g_autoptr(GPtrArray) argv = fmd_stap_command_new (stap_path, buffer_mb, 0, NULL);
+  g_autoptr(GPtrArray) argv = fmd_stap_command_new (stap_path, buffer_mb, NULL, NULL);
   g_autofree char *command = NULL;
   g_autofree char *stap_id = NULL;
   g_autofree char *dir = fmd_stap_dir ();
@@ -145,7 +145,7 @@ fmd_stap_precompile (const FmdConfig  *config,
   g_autoptr(FmdOptions) no_options = fmd_options_new_default ();
   g_autofree char *script = fmd_stap_script_generate (options != NULL ? options : no_options);
   g_autoptr(GPtrArray) argv = fmd_stap_command_new (config->stap_path, config->stap_buffer_mb,
-                                                    0, "-p4");
+                                                    NULL, "-p4");
   g_autoptr(GSubprocessLauncher) launcher = fmd_stap_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
                                                                    G_SUBPROCESS_FLAGS_STDOUT_PIPE);
   g_autoptr(GSubprocess) process = NULL;

@@ -35,8 +35,8 @@ char *fmd_stap_precompiled_module (const char *stap_path,
 
 /* Builds (stap -p4) the module of a Start with @options (NULL: without any), for
  * @kernel_release (NULL: the running kernel), and keeps it in fmd_stap_precompiled_dir():
- * a Start of those options on that kernel then loads it with staprun, without stap's
- * passes 1-2 (minutes on a slow machine). stap's own messages go to stderr. The outcome
+ * a Start of the same syscalls on that kernel, whatever its filters, then loads it with
+ * staprun, without stap's passes 1-2 (minutes on a slow machine). stap's own messages go to stderr. The outcome
  * is also recorded as the trial build's verdict for that kernel. FALSE with an error when
  * stap failed or could not run. */
 gboolean fmd_stap_precompile (const FmdConfig  *config,

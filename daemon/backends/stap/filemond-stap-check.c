@@ -184,7 +184,7 @@ start_trial (const FmdConfig *config, const char *release, const char *verdict_f
              GObject *notify)
 {
   g_autoptr(GPtrArray) argv = fmd_stap_command_new (config->stap_path, config->stap_buffer_mb,
-                                                    0, "-p4");
+                                                    NULL, "-p4");
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = fmd_stap_dir ();

@@ -44,19 +44,8 @@
 
 #include "fm-syscalls.h"
 
-static void
-emit_filters (GString *s, const FmdOptions *options)
-{
-  if (options->pids->len > 0)
-    g_string_append (s, "  if (!(p in fm_pids)) return 0\n");
-  if (options->uids->len > 0)
-    g_string_append (s, "  if (!(uid() in fm_uids)) return 0\n");
-  if (options->comms != NULL && options->comms[0] != NULL)
-    g_string_append (s, "  if (!(fm_comm() in fm_comms)) return 0\n");
-}
-
-/* Whether the script compares the path prefixes itself. It compares the quoted forms of
- * the paths (string_quoted), in which printable ASCII other than " and \ stands for
+/* Whether the script can compare the path prefixes itself. It compares the quoted forms
+ * of the paths (string_quoted), in which printable ASCII other than " and \ stands for
  * itself: a prefix made of such bytes alone is found there as it is. A prefix with other
  * bytes (UTF-8 names) leaves every prefix to the session. */
 static gboolean
@@ -361,18 +350,19 @@ emit_skips (GString *s, const FmdOptions *options)
 static void
 emit_enter (GString *s, const FmdOptions *options, const char *entry_cond)
 {
-  gboolean follow = options->follow_children && options->pids->len > 0;
-
   /* the daemon, its child stap, stapio and the staprun it starts to unload the module */
   g_string_append (s,
     "function fm_enter:long (nr:long, regs:long) {\n"
     "  p = pid(); pp = ppid(); io = stp_pid()\n"
-    "  if (p == " FMD_STAP_DAEMON_GLOBAL " || pp == " FMD_STAP_DAEMON_GLOBAL " || p == io || pp == io) return 0\n");
-  if (follow)
-    /* a child forked before its parent was known (kprocess.create missed it) still counts */
-    g_string_append (s, "  if (!(p in fm_pids) && pp in fm_pids) fm_pids[p] = 1\n");
-  emit_filters (s, options);
-  g_string_append (s, "  t = tid()\n");
+    "  if (p == " FMD_STAP_DAEMON_GLOBAL " || pp == " FMD_STAP_DAEMON_GLOBAL " || p == io || pp == io) return 0\n"
+    "  if (fm_has_pids) {\n"
+    "    # a child forked before its parent was known (kprocess.create missed it) still counts\n"
+    "    if (fm_follow && !(p in fm_pids) && pp in fm_pids) fm_pids[p] = 1\n"
+    "    if (!(p in fm_pids)) return 0\n"
+    "  }\n"
+    "  if (fm_has_uids && !(uid() in fm_uids)) return 0\n"
+    "  if (fm_has_comms && !(fm_comm() in fm_comms)) return 0\n"
+    "  t = tid()\n");
   for (guint i = 0; i < FM_SYSCALL_MAX_ARGS; i++)
     g_string_append_printf (s, "  a%u = kernel_long(regs + %u)\n", i, arg_offsets[i]);
   emit_skips (s, options);
@@ -381,10 +371,9 @@ emit_enter (GString *s, const FmdOptions *options, const char *entry_cond)
       g_string_append_printf (s, "  if (%s) {\n", entry_cond);
       emit_string_chain (s, options, TRUE);
       /* a path string unread at entry is read again at the return */
-      if (tests_prefixes (options))
-        g_string_append (s,
-          "    if (!(sp == \"-\" && sb == \"-\") && !fm_wanted(sp, sb) && !fm_wanted(sp2, sb2)) return 0\n");
-      g_string_append (s, "    fm_s[t] = rec\n  }\n");
+      g_string_append (s,
+        "    if (fm_has_prefixes && !(sp == \"-\" && sb == \"-\") && !fm_wanted(sp, sb) && !fm_wanted(sp2, sb2)) return 0\n"
+        "    fm_s[t] = rec\n  }\n");
     }
   g_string_append (s,
     "  fm_t0[t] = gettimeofday_ns()\n"
@@ -407,8 +396,7 @@ emit_exit (GString *s, const FmdOptions *options, const char *entry_cond)
     "  # an entry left by a call whose return was missed, or by a thread that never\n"
     "  # returned and whose tid is reused: not this call\n"
     "  if (fm_nr[t] != nr) { fm_forget(t); return 0 }\n");
-  if (options->failed_only)
-    g_string_append (s, "  if (ret >= 0) { fm_forget(t); return 0 }\n");
+  g_string_append (s, "  if (fm_failed_only && ret >= 0) { fm_forget(t); return 0 }\n");
   g_string_append (s,
     "  a0 = fm_a0[t]; a1 = fm_a1[t]; a2 = fm_a2[t]; a3 = fm_a3[t]; a4 = fm_a4[t]; a5 = fm_a5[t]\n");
   if (entry_cond != NULL)
@@ -445,9 +433,8 @@ emit_exit (GString *s, const FmdOptions *options, const char *entry_cond)
   else
     g_string_append (s, "  {\n");
   emit_string_chain (s, options, FALSE);
-  if (tests_prefixes (options))
-    g_string_append (s,
-      "    if (!fm_wanted(sp, sb) && !fm_wanted(sp2, sb2)) { fm_forget(t); return 0 }\n");
+  g_string_append (s,
+    "    if (fm_has_prefixes && !fm_wanted(sp, sb) && !fm_wanted(sp2, sb2)) { fm_forget(t); return 0 }\n");
   g_string_append (s,
     "  }\n"
     "  now = gettimeofday_ns()\n"
@@ -458,26 +445,53 @@ emit_exit (GString *s, const FmdOptions *options, const char *entry_cond)
     "}\n\n");
 }
 
+/* The parameters' decoders, run once by begin probes (the maps they fill are written
+ * nowhere else, so SystemTap reads them in the syscalls' probes without a lock). */
+static const char parameter_functions[] =
+  "# a parameter's list of hexadecimal numbers separated by \".\"\n"
+  "# (tokenize(\"\") goes on with the context's last string: never called with an empty one)\n"
+  "function fm_ids (list:string, uids:long) {\n"
+  "  if (list != \"\") for (x = tokenize(list, \".\"); x != \"\"; x = tokenize(\"\", \".\")) {\n"
+  "    if (uids) { fm_uids[strtol(x, 16)] = 1; fm_has_uids = 1 }\n"
+  "    else { fm_pids[strtol(x, 16)] = 1; fm_has_pids = 1 }\n"
+  "  }\n"
+  "}\n"
+  "# a parameter's list of byte strings, each in hexadecimal, separated by \".\"\n"
+  "function fm_texts (list:string, prefixes:long) {\n"
+  "  if (list != \"\") for (x = tokenize(list, \".\"); x != \"\"; x = tokenize(\"\", \".\")) {\n"
+  "    b = \"\"\n"
+  "    for (i = 0; i + 1 < strlen(x); i += 2) b .= sprintf(\"%c\", strtol(substr(x, i, 2), 16))\n"
+  "    if (prefixes) { fm_prefixes[\"\\\"\" . b] = 1; fm_has_prefixes = 1 }\n"
+  "    else { fm_comms[b] = 1; fm_has_comms = 1 }\n"
+  "  }\n"
+  "}\n\n";
+
 char *
 fmd_stap_script_generate (const FmdOptions *options)
 {
   GString *s = g_string_new (NULL);
   g_autofree char *entry_cond = NULL;
-  gboolean follow;
 
   g_return_val_if_fail (options != NULL, NULL);
 
-  follow = options->follow_children && options->pids->len > 0;
   entry_cond = nr_condition (options, reads_at_entry);
   /* maps of numbers wrap (%): a thread that never returned is forgotten in time; all of
    * them are written and deleted together, so they forget the same threads */
   g_string_append_printf (s,
     "# filemond capture script (generated)\n"
-    "global %s = 0   # the daemon's pid, from stap -G\n"
-    "global fm_live = 0, fm_uids, fm_comms, fm_pids[%d]\n"
+    "global %s = 0   # the daemon's pid\n"
+    "# the capture's filters: module parameters (fmd_stap_script_parameters), decoded into\n"
+    "# the maps below by the begin probes\n"
+    "global fm_pids1 = \"\", fm_pids2 = \"\", fm_uids1 = \"\", fm_uids2 = \"\", fm_comms1 = \"\"\n"
+    "global fm_prefixes1 = \"\", fm_prefixes2 = \"\", fm_follow = 0, fm_failed_only = 0\n"
+    "global fm_has_pids = 0, fm_has_uids = 0, fm_has_comms = 0, fm_has_prefixes = 0\n"
+    "global fm_pids[%d], fm_uids[%d], fm_comms[%d]\n"
+    "global fm_prefixes[%d]   # each path prefix as its quoted form starts: \"/etc\n"
+    "global fm_live = 0\n"
     "global fm_nr%%[%d], fm_t0%%[%d], fm_a0%%[%d], fm_a1%%[%d], fm_a2%%[%d]\n"
     "global fm_a3%%[%d], fm_a4%%[%d], fm_a5%%[%d]\n",
-    FMD_STAP_DAEMON_GLOBAL, follow ? 65536 : 2048,
+    FMD_STAP_DAEMON_GLOBAL, FMD_STAP_PIDS_MAX, FMD_OPTIONS_MAX_IDS, FMD_OPTIONS_MAX_COMMS,
+    FMD_OPTIONS_MAX_PREFIXES,
     FMD_STAP_INFLIGHT_MAX, FMD_STAP_INFLIGHT_MAX, FMD_STAP_INFLIGHT_MAX,
     FMD_STAP_INFLIGHT_MAX, FMD_STAP_INFLIGHT_MAX, FMD_STAP_INFLIGHT_MAX,
     FMD_STAP_INFLIGHT_MAX, FMD_STAP_INFLIGHT_MAX);
@@ -485,38 +499,18 @@ fmd_stap_script_generate (const FmdOptions *options)
   if (entry_cond != NULL)
     g_string_append_printf (s, "global fm_s%%[%d]   # the strings of the calls read at entry\n",
                             FMD_STAP_INFLIGHT_STRINGS_MAX);
-  if (tests_prefixes (options))
-    g_string_append (s, "global fm_prefixes   # each path prefix as its quoted form starts: \"/etc\n");
   g_string_append_c (s, '\n');
   g_string_append_printf (s, functions, FMD_STAP_CAP_BASE, FMD_STAP_CAP_BASE, FMD_STAP_CAP_PATH,
                           FMD_STAP_ARGV_MAX, FMD_STAP_CAP_TEXT,
                           entry_cond != NULL ? "; delete fm_s[t]" : "");
-  if (tests_prefixes (options))
-    g_string_append (s, prefix_functions);
-
-  /* the filters' sets, in a begin probe only when there are any: an empty probe is
-   * elided with a warning */
-  {
-    g_autoptr(GString) sets = g_string_new (NULL);
-
-    for (guint i = 0; i < options->pids->len; i++)
-      g_string_append_printf (sets, "  fm_pids[%u] = 1\n", g_array_index (options->pids, guint32, i));
-    for (guint i = 0; i < options->uids->len; i++)
-      g_string_append_printf (sets, "  fm_uids[%u] = 1\n", g_array_index (options->uids, guint32, i));
-    for (guint i = 0; options->comms != NULL && options->comms[i] != NULL; i++)
-      {
-        /* comms were validated as at most 15 bytes; quote them for the script */
-        g_autofree char *escaped = g_strescape (options->comms[i], NULL);
-
-        g_string_append_printf (sets, "  fm_comms[\"%s\"] = 1\n", escaped);
-      }
-    /* plain bytes only (tests_prefixes): nothing to escape */
-    if (tests_prefixes (options))
-      for (guint i = 0; options->path_prefixes[i] != NULL; i++)
-        g_string_append_printf (sets, "  fm_prefixes[\"\\\"%s\"] = 1\n", options->path_prefixes[i]);
-    if (sets->len > 0)
-      g_string_append_printf (s, "probe begin {\n%s}\n\n", sets->str);
-  }
+  g_string_append (s, prefix_functions);
+  g_string_append (s, parameter_functions);
+  /* one begin probe per long parameter: each has its own MAXACTION */
+  g_string_append (s,
+    "probe begin { fm_ids(fm_pids1, 0); fm_ids(fm_pids2, 0); fm_ids(fm_uids1, 1); fm_ids(fm_uids2, 1) }\n"
+    "probe begin { fm_texts(fm_comms1, 0) }\n"
+    "probe begin { fm_texts(fm_prefixes1, 1) }\n"
+    "probe begin { fm_texts(fm_prefixes2, 1) }\n\n");
   g_string_append (s,
     "# \"R\" once every probe is live: begin probes run before the kprobes are registered,\n"
     "# timers after them\n"
@@ -524,17 +518,18 @@ fmd_stap_script_generate (const FmdOptions *options)
     "  if (!fm_live) { fm_live = 1; printf(\"R\\n\") }\n"
     "}\n\n");
 
-  if (follow)
-    g_string_append (s,
-      "# processes forked after Start are followed, and forgotten when they end; kprobes,\n"
-      "# not kprocess.create, which tries a tracepoint first (minutes of pass 2 on 6.12)\n"
-      "probe kprobe.function(\"wake_up_new_task\") {\n"
-      "  child = pointer_arg(1)   # woken by its parent, current\n"
-      "  if (pid() in fm_pids && task_tid(child) == task_pid(child)) fm_pids[task_pid(child)] = 1\n"
-      "}\n"
-      "probe kprobe.function(\"do_exit\") {\n"
-      "  if (tid() == pid()) delete fm_pids[pid()]\n"
-      "}\n\n");
+  g_string_append (s,
+    "# with fm_follow, processes forked after Start are followed, and forgotten when they\n"
+    "# end; kprobes, not kprocess.create, which tries a tracepoint first (minutes of pass 2\n"
+    "# on 6.12)\n"
+    "probe kprobe.function(\"wake_up_new_task\") {\n"
+    "  if (!fm_follow || !fm_has_pids) next\n"
+    "  child = pointer_arg(1)   # woken by its parent, current\n"
+    "  if (pid() in fm_pids && task_tid(child) == task_pid(child)) fm_pids[task_pid(child)] = 1\n"
+    "}\n"
+    "probe kprobe.function(\"do_exit\") {\n"
+    "  if (fm_follow && fm_has_pids && tid() == pid()) delete fm_pids[pid()]\n"
+    "}\n\n");
 
   emit_enter (s, options, entry_cond);
   emit_exit (s, options, entry_cond);
@@ -553,10 +548,119 @@ fmd_stap_script_generate (const FmdOptions *options)
   return g_string_free (s, FALSE);
 }
 
+/* Appends @item to the list parameter @name (NAME1, then NAME2 when NAME1 is full; up to
+ * @n_params of them), items separated by "."; FALSE when it fits in none. */
+static gboolean
+add_to_list (GString **lists, guint n_params, const char *item)
+{
+  gsize len = strlen (item);
+
+  for (guint i = 0; i < n_params; i++)
+    {
+      gsize sep = lists[i]->len > 0 ? 1 : 0;
+
+      if (lists[i]->len + sep + len < FMD_STAP_MAXSTRINGLEN)
+        {
+          if (sep)
+            g_string_append_c (lists[i], '.');
+          g_string_append (lists[i], item);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static char *
+hex_of (const char *text)
+{
+  GString *h = g_string_new (NULL);
+
+  for (const guchar *c = (const guchar *) text; *c != '\0'; c++)
+    g_string_append_printf (h, "%02x", *c);
+  return g_string_free (h, FALSE);
+}
+
+/* Adds "NAME1=..." (and "NAME2=...") to @params; FALSE when the items fit in neither. */
+static gboolean
+add_list_params (GPtrArray *params, const char *name, guint n_params, GPtrArray *items)
+{
+  GString *lists[2] = { g_string_new (NULL), g_string_new (NULL) };
+  gboolean fits = TRUE;
+
+  g_assert (n_params <= G_N_ELEMENTS (lists));
+  for (guint i = 0; fits && i < items->len; i++)
+    fits = add_to_list (lists, n_params, g_ptr_array_index (items, i));
+  for (guint i = 0; fits && i < n_params; i++)
+    if (lists[i]->len > 0)
+      g_ptr_array_add (params, g_strdup_printf ("%s%u=%s", name, i + 1, lists[i]->str));
+  for (guint i = 0; i < G_N_ELEMENTS (lists); i++)
+    g_string_free (lists[i], TRUE);
+  return fits;
+}
+
+static GPtrArray *
+hex_ids (GArray *ids)
+{
+  GPtrArray *items = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < ids->len; i++)
+    g_ptr_array_add (items, g_strdup_printf ("%x", g_array_index (ids, guint32, i)));
+  return items;
+}
+
+static GPtrArray *
+hex_texts (char **texts)
+{
+  GPtrArray *items = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; texts != NULL && texts[i] != NULL; i++)
+    g_ptr_array_add (items, hex_of (texts[i]));
+  return items;
+}
+
+GPtrArray *
+fmd_stap_script_parameters (const FmdOptions *options,
+                            int               daemon_pid)
+{
+  GPtrArray *params = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) pids = NULL;
+  g_autoptr(GPtrArray) uids = NULL;
+  g_autoptr(GPtrArray) comms = NULL;
+  gboolean fits;
+
+  g_return_val_if_fail (options != NULL, NULL);
+
+  if (daemon_pid != 0)
+    g_ptr_array_add (params, g_strdup_printf (FMD_STAP_DAEMON_GLOBAL "=%d", daemon_pid));
+  /* the options' limits (FMD_OPTIONS_MAX_*) keep these within their parameters: 1024
+   * ids of at most 8 digits and a dot, 256 comms of at most 30 */
+  pids = hex_ids (options->pids);
+  uids = hex_ids (options->uids);
+  comms = hex_texts (options->comms);
+  fits = add_list_params (params, "fm_pids", 2, pids);
+  fits = add_list_params (params, "fm_uids", 2, uids) && fits;
+  fits = add_list_params (params, "fm_comms", 1, comms) && fits;
+  g_assert (fits);
+  if (options->follow_children && options->pids->len > 0)
+    g_ptr_array_add (params, g_strdup ("fm_follow=1"));
+  if (options->failed_only)
+    g_ptr_array_add (params, g_strdup ("fm_failed_only=1"));
+  /* prefixes that do not fit are left to the session, as those the script cannot compare */
+  if (tests_prefixes (options))
+    {
+      g_autoptr(GPtrArray) prefixes = hex_texts (options->path_prefixes);
+      g_autoptr(GPtrArray) with = g_ptr_array_new_with_free_func (g_free);
+
+      if (add_list_params (with, "fm_prefixes", 2, prefixes))
+        g_ptr_array_extend_and_steal (params, g_steal_pointer (&with));
+    }
+  return params;
+}
+
 GPtrArray *
 fmd_stap_command_new (const char *stap_path,
                       guint       buffer_mb,
-                      int         daemon_pid,
+                      GPtrArray  *parameters,
                       const char *pass)
 {
   GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
@@ -594,10 +698,10 @@ fmd_stap_command_new (const char *stap_path,
   /* no -w: it also silences stapio's "skipped probes: N" at the end, counted as drops */
   g_ptr_array_add (argv, g_strdup ("-s"));
   g_ptr_array_add (argv, g_strdup_printf ("%u", buffer_mb));
-  if (daemon_pid != 0)
+  for (guint i = 0; parameters != NULL && i < parameters->len; i++)
     {
       g_ptr_array_add (argv, g_strdup ("-G"));
-      g_ptr_array_add (argv, g_strdup_printf (FMD_STAP_DAEMON_GLOBAL "=%d", daemon_pid));
+      g_ptr_array_add (argv, g_strdup (g_ptr_array_index (parameters, i)));
     }
   if (pass != NULL)
     g_ptr_array_add (argv, g_strdup (pass));
@@ -609,7 +713,7 @@ fmd_stap_command_new (const char *stap_path,
 GPtrArray *
 fmd_stap_staprun_command_new (const char *stap_path,
                               guint       buffer_mb,
-                              int         daemon_pid,
+                              GPtrArray  *parameters,
                               const char *module)
 {
   GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
@@ -625,7 +729,8 @@ fmd_stap_staprun_command_new (const char *stap_path,
   g_ptr_array_add (argv, g_strdup ("-b"));
   g_ptr_array_add (argv, g_strdup_printf ("%u", buffer_mb));
   g_ptr_array_add (argv, g_strdup (module));
-  g_ptr_array_add (argv, g_strdup_printf (FMD_STAP_DAEMON_GLOBAL "=%d", daemon_pid));
+  for (guint i = 0; parameters != NULL && i < parameters->len; i++)
+    g_ptr_array_add (argv, g_strdup (g_ptr_array_index (parameters, i)));
   g_ptr_array_add (argv, NULL);
   return argv;
 }

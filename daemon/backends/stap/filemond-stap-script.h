@@ -55,30 +55,43 @@ G_BEGIN_DECLS
 #define FMD_STAP_MAXACTIVE 1024
 /* The kernel's entry point of syscall X on x86_64 (since 4.17): __x64_sys_X(regs). */
 #define FMD_STAP_SYSCALL_PREFIX "__x64_sys_"
-/* The script's global that holds the daemon's pid, set on stap's command line with
- * -G so that the script text, and so SystemTap's cache key, is the same in every run. */
+/* The script's global that holds the daemon's pid (a module parameter). */
 #define FMD_STAP_DAEMON_GLOBAL "fm_daemon"
+/* The processes a capture follows at once: the pids given and their descendants. */
+#define FMD_STAP_PIDS_MAX 65536
 
 /* The stap command line of a capture, NULL-terminated, the script read from stdin ("-"
- * last): @stap_path, the module's build options, then "-G" with @daemon_pid unless it
- * is 0, and @pass ("-p4": build the module only) unless NULL. The daemon's pid is a
- * module parameter and the name of the module is SystemTap's (a hash of the script and
- * the build): neither changes what SystemTap caches, so a second Start of the same
- * options, or a build made beforehand (filemond --precompile), finds the module. */
+ * last): @stap_path, the module's build options, then "-G" and each of @parameters
+ * (fmd_stap_script_parameters(); NULL: none), and @pass ("-p4": build the module only)
+ * unless NULL. Module parameters and the name of the module, SystemTap's (a hash of the
+ * script and the build), do not change what SystemTap caches: a Start of other filters,
+ * or a build made beforehand (filemond --precompile), finds the module. */
 GPtrArray *fmd_stap_command_new (const char *stap_path,
                                  guint       buffer_mb,
-                                 int         daemon_pid,
+                                 GPtrArray  *parameters,
                                  const char *pass);
 
 /* The staprun command line that loads @module (a module built by fmd_stap_command_new's
- * command) with the same buffer and daemon pid: staprun next to @stap_path. */
+ * command) with the same buffer and @parameters: staprun next to @stap_path. */
 GPtrArray *fmd_stap_staprun_command_new (const char *stap_path,
                                          guint       buffer_mb,
-                                         int         daemon_pid,
+                                         GPtrArray  *parameters,
                                          const char *module);
 
-/* The script for @options. It excludes the daemon (FMD_STAP_DAEMON_GLOBAL), its
- * children (stap) and stap's own stapio and its children. */
+/* The script of a capture of @options' syscalls: its text depends on them alone, so
+ * that one module serves every capture of the same syscalls (the default: all of them).
+ * It excludes the daemon (FMD_STAP_DAEMON_GLOBAL), its children (stap) and stap's own
+ * stapio and its children. */
 char *fmd_stap_script_generate (const FmdOptions *options);
+
+/* The module parameters ("NAME=VALUE") that give the script the rest of @options' kernel
+ * part and @daemon_pid (0: none): pids, follow-children, uids, comms, failed-only and the
+ * path prefixes it can compare (printable ASCII other than " and \, as long as they fit
+ * in two parameters; any other prefix is the session's alone). Lists are hexadecimal
+ * numbers or hex-encoded bytes separated by ".", as stap -G accepts
+ * ([a-z0-9_.-]+), each parameter shorter than FMD_STAP_MAXSTRINGLEN; a list too long for
+ * one continues in NAME2. */
+GPtrArray *fmd_stap_script_parameters (const FmdOptions *options,
+                                       int               daemon_pid);
 
 G_END_DECLS

@@ -22,20 +22,18 @@ IFS=, read -r -a backends <<< "$(arg backend)"
 storm=$(arg storm)
 storm=${storm:-20000}
 # filemonctl start returns once the capture runs: milliseconds for bpf; for stap, a module
-# load. root's stap capture is the default one (every process; check-dump.py looks at the
-# workload's pids only), fmuser's keeps the paths below user-capture.prefixes: the image
-# holds the precompiled modules of both, while any other filter is part of the script and
-# would compile a module of its own, many minutes under TCG (README.md).
+# load: every capture here loads the module the image precompiled, its filters (the
+# workload's pid and children, fmuser's path prefixes) given as module parameters; a
+# capture of other syscalls would compile a module of its own, many minutes under TCG
+# (README.md).
 HANG=900
-settings() {
-  case $1 in
-    bpf) follow=true ;;
-    stap) follow=false ;;
-    *) echo "fm-vm: '$1' of filemon.backend= on the kernel command line is no backend" >&2; exit 1 ;;
-  esac
-}
 [ ${#backends[@]} -gt 0 ] || { echo "fm-vm: no filemon.backend= on the kernel command line" >&2; exit 1; }
-for b in "${backends[@]}"; do settings "$b"; done
+for b in "${backends[@]}"; do
+  case $b in
+    bpf | stap) ;;
+    *) echo "fm-vm: '$b' of filemon.backend= on the kernel command line is no backend" >&2; exit 1 ;;
+  esac
+done
 
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 log() { echo "fm-vm[$(uptime_s)]: $*" | tee -a "$res/scenario.log"; }
@@ -99,7 +97,7 @@ marker_seen() { [ -n "$(timeout "$HANG" "${asu[@]}" filemonctl dump --format=jso
 idle() { timeout "$HANG" "${asu[@]}" filemonctl status | grep -q '^State: *idle'; }
 
 # capture LABEL USER BACKEND [START-ARG...]: the workload as USER, captured by USER's
-# filemonctl through BACKEND (bpf: its pid and children followed), started with START-ARGs
+# filemonctl through BACKEND (its pid and children followed), started with START-ARGs
 # too; the dump, the workload's own account and the status go to the results. The
 # workload's files, fifo and output are named by USER, not LABEL: two captures of one user
 # see the same paths.
@@ -107,7 +105,6 @@ capture() {
   local label=$1 user=$2 b=$3 fifo=/run/fm-vm/go-$2 dir=/var/tmp/fm-vm-$2 wpid t0
   local out=/run/fm-vm/workload-$2.jsonl
   shift $(( $# < 3 ? $# : 3 ))
-  settings "$b"
   user_prefix "$user"
   rm -rf "$fifo" "$dir"
   mkfifo -m 666 "$fifo"
@@ -116,9 +113,7 @@ capture() {
     > "$out" 2> "$res/workload-$label.err" &
   wpid=$!
   t0=$(uptime_s)
-  filter=()
-  $follow && filter=(--pid="$wpid" --follow-children)
-  step "start-$label" "${asu[@]}" filemonctl start --backend="$b" "${filter[@]}" "$@"
+  step "start-$label" "${asu[@]}" filemonctl start --backend="$b" --pid="$wpid" --follow-children "$@"
   echo "start_seconds_$label=$(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN { print b - a }')" >> "$res/timings"
   step "release-$label" sh -c "echo go > $fifo"
   step "wait-workload-$label" tail --pid="$wpid" -f /dev/null
@@ -160,8 +155,8 @@ for b in "${backends[@]}"; do
   user_prefix fmuser
   step "activation-$b" "${asu[@]}" filemonctl status
   [ "$(systemctl is-active filemond)" = active ] || fail "filemonctl status as fmuser did not activate filemond"
-  # fmuser's capture keeps only paths below the image's prefixes (its stap module was
-  # precompiled for them): the backend drops the rest at the source, FilteredCount shows
+  # fmuser's capture keeps only paths below the image's prefixes: the backend drops the
+  # rest at the source, FilteredCount shows
   capture "user-$b" fmuser "$b" "${prefixes[@]/#/--path-prefix=}"
   # the next backend's round starts the service itself
   step "stop-activated-$b" systemctl stop filemond
