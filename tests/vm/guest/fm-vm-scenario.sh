@@ -156,8 +156,11 @@ for b in "${backends[@]}"; do
   step "activation-$b" "${asu[@]}" filemonctl status
   [ "$(systemctl is-active filemond)" = active ] || fail "filemonctl status as fmuser did not activate filemond"
   # fmuser's capture keeps only paths below the image's prefixes: the backend drops the
-  # rest at the source, FilteredCount shows
-  capture "user-$b" fmuser "$b" "${prefixes[@]/#/--path-prefix=}"
+  # rest at the source, FilteredCount shows. Its user and the workload's process names
+  # (the renamed child's too) hold for every call of the workload: the backend's uid and
+  # comm filters must keep them all.
+  capture "user-$b" fmuser "$b" "${prefixes[@]/#/--path-prefix=}" --uid=fmuser \
+    --comm=fm-vm-workload --comm=fm-vm-child
   # the next backend's round starts the service itself
   step "stop-activated-$b" systemctl stop filemond
 done
