@@ -12,6 +12,7 @@ group rule), nobody (refused).
 import json
 import os
 import re
+import select
 import signal
 import socket
 import struct
@@ -1191,6 +1192,63 @@ def check_subscriber_leaves(tap, conn):
     stop_if_running(conn)
 
 
+def check_lagging_subscriber(tap, conn):
+    """A subscriber that stops reading (SIGSTOP) while a capture floods it, past its unread
+    bound, is still told when that capture ends: CaptureChanged, or, when filemond gave up
+    on it in the meantime (its queue overflowing), the final Dropped that unsubscribes it.
+    Never silence: a viewer would go on showing a capture that is over."""
+    fake_stap("normal", "forever")
+    start(conn)
+    wait_for(lambda: prop(conn, "State") == "running")
+    child = subprocess.Popen(
+        ["setpriv", "--reuid=64000", "--regid=64000", "--init-groups", "--",
+         sys.executable, "-c",
+         "import os\n"
+         "from gi.repository import Gio, GLib\n"
+         "c = Gio.DBusConnection.new_for_address_sync(os.environ['DBUS_SYSTEM_BUS_ADDRESS'],"
+         " Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT |"
+         " Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)\n"
+         "def told(c, s, p, i, name, params):\n"
+         "  print(name, *params.unpack(), flush=True)\n"
+         "for name in ('CaptureChanged', 'Dropped'):\n"
+         "  c.signal_subscribe('%s', '%s', name, '%s', None, Gio.DBusSignalFlags.NONE, told)\n"
+         % (BUS_NAME, IFACE, PATH) +
+         "c.call_sync('%s', '%s', '%s', 'Subscribe', GLib.Variant('(a{sv})', ({},)), None,"
+         " Gio.DBusCallFlags.NONE, 120000, None)\n" % (BUS_NAME, PATH, IFACE) +
+         "print('subscribed', flush=True)\n"
+         "GLib.MainLoop().run()\n"], stdout=subprocess.PIPE, text=True)
+    lines, pending = [], [""]
+
+    def read_lines(timeout):
+        # the pipe itself, not the file's buffer: two lines that came together would
+        # leave the second in the buffer, where select() cannot see it
+        if select.select([child.stdout], [], [], timeout)[0]:
+            pending[0] += os.read(child.stdout.fileno(), 65536).decode()
+        *done, pending[0] = pending[0].split("\n")
+        lines.extend(done)
+
+    try:
+        wait_for(lambda: read_lines(1) or "subscribed" in lines, 60)
+        tap.check("subscribed" in lines, "/lagging/subscribed", lines)
+        os.kill(child.pid, signal.SIGSTOP)
+        # FMD_LIMIT_PEER_UNREAD is 1 MiB: 50 000 events of the fixture are several
+        before = prop(conn, "EventCount")
+        wait_for(lambda: prop(conn, "EventCount") > before + 50000)
+        call(conn, "Stop", None)
+        os.kill(child.pid, signal.SIGCONT)
+
+        def ended():
+            read_lines(1)
+            return any(l.split()[:2] == ["CaptureChanged", "False"] or
+                       l.split()[:1] == ["Dropped"] and l.split()[-1] == "True" for l in lines)
+        told = wait_for(ended, 90)
+        tap.check(told, "/lagging/told-that-the-capture-ended", lines[-5:])
+    finally:
+        child.kill()
+        child.wait()
+    stop_if_running(conn)
+
+
 def check_backend_dies(tap, conn):
     """stap dying mid-capture makes State failed with LastError; a new Start works."""
     fake_stap("normal", "fail")
@@ -1335,6 +1393,7 @@ def main():
         "load": check_load,
         "dead-subscribers": check_dead_subscribers,
         "owner": check_capture_owner,
+        "lagging": check_lagging_subscriber,
     }
     selected = sys.argv[1:] or list(checks)
     for name in selected:
