@@ -336,7 +336,8 @@ def start(conn, options=None):
 
 
 def stop_if_running(conn):
-    if prop(conn, "State") in ("starting", "running"):
+    # "compiling" too: a capture that just started may still be in it
+    if prop(conn, "State") not in ("idle", "failed", "stopping"):
         call(conn, "Stop", None)
     wait_for(lambda: prop(conn, "State") in ("idle", "failed"))
 
