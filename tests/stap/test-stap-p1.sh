@@ -96,6 +96,10 @@ kernel_part "kernel-part/path-prefixes" \
   "{'filter': <'path=/etc/* or path2=/srv/www/*'>}" 'fm_prefixes1=2f657463.2f7372762f777777'
 kernel_part "kernel-part/path-prefixes-not-ascii-stay-in-user-space" \
   "{'path-prefixes': <['/etc', '/home/jos\u00e9']>}"
+kernel_part "kernel-part/comms-not-ascii-stay-in-user-space" \
+  "{'comms': <['sshd', 'caf\u00e9']>, 'uids': <[@u 5]>}" 'fm_uids1=5'
+# a quote or a backslash in a name is no trouble: the parameter is hexadecimal
+kernel_part "kernel-part/comms-quoted" "{'comms': <['a\"b\\\\c']>}" 'fm_comms1=6122625c63'
 # lists longer than a parameter continue in a second one; every id is kept
 ids=$(seq 4000000000 4000001023 | paste -sd, | sed 's/,/, /g')
 n=$((n + 1))

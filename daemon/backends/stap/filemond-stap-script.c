@@ -44,6 +44,17 @@
 
 #include "fm-syscalls.h"
 
+/* Whether every string of @texts is printable ASCII, but for " and \ unless @quotable. */
+static gboolean
+all_plain (char **texts, gboolean quotable)
+{
+  for (guint i = 0; texts != NULL && texts[i] != NULL; i++)
+    for (const char *c = texts[i]; *c != '\0'; c++)
+      if (*c < 0x20 || *c > 0x7e || (!quotable && (*c == '"' || *c == '\\')))
+        return FALSE;
+  return TRUE;
+}
+
 /* Whether the script can compare the path prefixes itself. It compares the quoted forms
  * of the paths (string_quoted), in which printable ASCII other than " and \ stands for
  * itself: a prefix made of such bytes alone is found there as it is. A prefix with other
@@ -51,13 +62,7 @@
 static gboolean
 tests_prefixes (const FmdOptions *options)
 {
-  if (options->path_prefixes[0] == NULL)
-    return FALSE;
-  for (guint i = 0; options->path_prefixes[i] != NULL; i++)
-    for (const char *c = options->path_prefixes[i]; *c != '\0'; c++)
-      if (*c < 0x20 || *c > 0x7e || *c == '"' || *c == '\\')
-        return FALSE;
-  return TRUE;
+  return options->path_prefixes[0] != NULL && all_plain (options->path_prefixes, FALSE);
 }
 
 /* The path the parser makes of a name and its base (filemond-stap-parser.c: "-" and an
@@ -639,7 +644,11 @@ fmd_stap_script_parameters (const FmdOptions *options,
   comms = hex_texts (options->comms);
   fits = add_list_params (params, "fm_pids", 2, pids);
   fits = add_list_params (params, "fm_uids", 2, uids) && fits;
-  fits = add_list_params (params, "fm_comms", 1, comms) && fits;
+  /* the script decodes bytes with sprintf("%c"), proven on ASCII; other names are
+   * compared by the session, which checks every comm anyway (a process renamed by exec
+   * between the call's entry and its event) */
+  if (all_plain (options->comms, TRUE))
+    fits = add_list_params (params, "fm_comms", 1, comms) && fits;
   g_assert (fits);
   if (options->follow_children && options->pids->len > 0)
     g_ptr_array_add (params, g_strdup ("fm_follow=1"));

@@ -85,9 +85,10 @@ GPtrArray *fmd_stap_staprun_command_new (const char *stap_path,
 char *fmd_stap_script_generate (const FmdOptions *options);
 
 /* The module parameters ("NAME=VALUE") that give the script the rest of @options' kernel
- * part and @daemon_pid (0: none): pids, follow-children, uids, comms, failed-only and the
- * path prefixes it can compare (printable ASCII other than " and \, as long as they fit
- * in two parameters; any other prefix is the session's alone). Lists are hexadecimal
+ * part and @daemon_pid (0: none): pids, follow-children, uids, comms (when all are
+ * printable ASCII), failed-only and the path prefixes it can compare (printable ASCII
+ * other than " and \, as long as they fit in two parameters); other comms and prefixes
+ * are the session's alone. Lists are hexadecimal
  * numbers or hex-encoded bytes separated by ".", as stap -G accepts
  * ([a-z0-9_.-]+), each parameter shorter than FMD_STAP_MAXSTRINGLEN; a list too long for
  * one continues in NAME2. */
