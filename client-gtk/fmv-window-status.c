@@ -134,7 +134,7 @@ fmv_window_update_empty_label (FmvWindow *self)
     text = "Starting the capture…";
   else if (g_strcmp0 (fmv_live_get_state (self->live), "compiling") == 0)
     text = "Building the capture's kernel module (SystemTap)…\n"
-           "The first time for these options takes a minute or more.";
+           "The first time for these syscalls on this kernel takes a minute or more.";
   else
     text = "No events yet.\nPress Start to capture file activity.";
 
