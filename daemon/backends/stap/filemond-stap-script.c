@@ -553,8 +553,8 @@ fmd_stap_script_generate (const FmdOptions *options)
   return g_string_free (s, FALSE);
 }
 
-/* Appends @item to the list parameter @name (NAME1, then NAME2 when NAME1 is full; up to
- * @n_params of them), items separated by "."; FALSE when it fits in none. */
+/* Appends @item to the first of the @n_params lists it fits in (a parameter's value stays
+ * below FMD_STAP_MAXSTRINGLEN), items separated by "."; FALSE when it fits in none. */
 static gboolean
 add_to_list (GString **lists, guint n_params, const char *item)
 {
