@@ -12,6 +12,13 @@ out=$FILEMON_BUILD_DIR/tests/gui
 mkdir -p -m 0755 "$tmp"
 daemon_pid=
 cleanup() {
+  local status=$?
+  # the daemons' own words first (stop_daemon may fail in turn): the scratch directory
+  # goes with the test
+  if [ "$status" != 0 ] && [ -s "$tmp/filemond.log" ]; then
+    echo "---- filemond.log (both daemons), last 60 lines ----" >&2
+    tail -n 60 "$tmp/filemond.log" >&2
+  fi
   stop_viewer
   stop_xvfb
   stop_daemon
