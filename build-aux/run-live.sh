@@ -28,9 +28,18 @@ libexecdir=$(meson introspect "$builddir" --buildoptions |
   python3 -c 'import json,sys; o={x["name"]:x["value"] for x in json.load(sys.stdin)}; print(o["prefix"]+"/"+o["libexecdir"])')
 bus_socket=/run/dbus/system_bus_socket
 started=""
+own_bus=false
 
 cleanup() {
   for pid in $started; do $SUDO kill "$pid" 2>/dev/null || true; done
+  # dbus-daemon leaves its socket behind when it is killed
+  if $own_bus; then $SUDO rm -f "$bus_socket"; fi
+}
+
+# a bus answers there: a socket alone may be left by one that is gone
+bus_alive() {
+  [ -S "$bus_socket" ] &&
+    busctl --system call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus GetId >/dev/null 2>&1
 }
 
 if [ -d /run/systemd/system ] && [ -S "$bus_socket" ]; then
@@ -41,14 +50,17 @@ if [ -d /run/systemd/system ] && [ -S "$bus_socket" ]; then
   echo "filemond runs as a systemd service: systemctl status filemond; journalctl -u filemond"
   echo "It keeps running after this command; stop it with: sudo systemctl stop filemond"
 else
-  trap cleanup EXIT INT TERM
-  if [ -S "$bus_socket" ]; then
+  # HUP too: a closed terminal must not leave the bus and filemond behind
+  trap cleanup EXIT INT TERM HUP
+  if bus_alive; then
     $SUDO busctl call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus ReloadConfig
   else
     $SUDO mkdir -p /run/dbus
+    $SUDO rm -f "$bus_socket"
     pidfile=$(mktemp)
     $SUDO dbus-daemon --system --fork --nopidfile --print-pid=1 > "$pidfile"
     started="$started $(cat "$pidfile")"
+    own_bus=true
     rm -f "$pidfile"
     echo "started a system bus at $bus_socket (no system bus was running)"
   fi
