@@ -585,7 +585,8 @@ hex_of (const char *text)
   return g_string_free (h, FALSE);
 }
 
-/* Adds "NAME1=..." (and "NAME2=...") to @params; FALSE when the items fit in neither. */
+/* Adds "NAME1=..." (and "NAME2=...") to @params; FALSE, adding nothing, when the items
+ * fit in neither. */
 static gboolean
 add_list_params (GPtrArray *params, const char *name, guint n_params, GPtrArray *items)
 {
@@ -630,7 +631,6 @@ fmd_stap_script_parameters (const FmdOptions *options,
   GPtrArray *params = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) pids = NULL;
   g_autoptr(GPtrArray) uids = NULL;
-  g_autoptr(GPtrArray) comms = NULL;
   gboolean fits;
 
   g_return_val_if_fail (options != NULL, NULL);
@@ -641,14 +641,17 @@ fmd_stap_script_parameters (const FmdOptions *options,
    * ids of at most 8 digits and a dot, 256 comms of at most 30 */
   pids = hex_ids (options->pids);
   uids = hex_ids (options->uids);
-  comms = hex_texts (options->comms);
   fits = add_list_params (params, "fm_pids", 2, pids);
   fits = add_list_params (params, "fm_uids", 2, uids) && fits;
   /* the script decodes bytes with sprintf("%c"), proven on ASCII; other names are
    * compared by the session, which checks every comm anyway (a process renamed by exec
    * between the call's entry and its event) */
   if (all_plain (options->comms, TRUE))
-    fits = add_list_params (params, "fm_comms", 1, comms) && fits;
+    {
+      g_autoptr(GPtrArray) comms = hex_texts (options->comms);
+
+      fits = add_list_params (params, "fm_comms", 1, comms) && fits;
+    }
   g_assert (fits);
   if (options->follow_children && options->pids->len > 0)
     g_ptr_array_add (params, g_strdup ("fm_follow=1"));
@@ -658,10 +661,8 @@ fmd_stap_script_parameters (const FmdOptions *options,
   if (tests_prefixes (options))
     {
       g_autoptr(GPtrArray) prefixes = hex_texts (options->path_prefixes);
-      g_autoptr(GPtrArray) with = g_ptr_array_new_with_free_func (g_free);
 
-      if (add_list_params (with, "fm_prefixes", 2, prefixes))
-        g_ptr_array_extend_and_steal (params, g_steal_pointer (&with));
+      add_list_params (params, "fm_prefixes", 2, prefixes);
     }
   return params;
 }
