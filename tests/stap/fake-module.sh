@@ -1,4 +1,5 @@
-# fake-module.sh: sourced by fake-stap and its staprun: what a filemond module loaded with
+# fake-module.sh: sourced by fake-stap and its staprun: the module parameters they accept
+# (valid_parameter), and what a filemond module loaded with
 # its parameters prints of the recorded output $FILEMON_FAKE_STAP_FIXTURE.
 # fake_module_filters SCRIPT PARAMETER...: the kernel-side filters of the script (its
 # probes' syscalls) and of its module parameters (fmd_stap_script_parameters: pids, uids,
@@ -6,6 +7,12 @@
 # filter_fixture prints the fixture less the records they exclude; lines that are not
 # well-formed records go through: they test the parser. With FILEMON_FAKE_STAP_VERBATIM=1
 # it prints all of it, as a broken module could.
+
+# valid_parameter NAME=VALUE: what stap -G accepts (its safety pattern), and so what the
+# kernel's parameter parser takes whole (no space, no quote)
+valid_parameter() {
+  [[ "$1" =~ ^[a-z_][a-z0-9_]*=[a-z0-9_.-]+$ ]]
+}
 
 # hex_ids LIST: the parameter's hexadecimal numbers ("7.1f") in decimal, comma-separated
 hex_ids() {
