@@ -23,9 +23,9 @@ storm=$(arg storm)
 storm=${storm:-20000}
 # filemonctl start returns once the capture runs: milliseconds for bpf; for stap, a module
 # load: every capture here loads the module the image precompiled, its filters (the
-# workload's pid and children, fmuser's path prefixes) given as module parameters; a
-# capture of other syscalls would compile a module of its own, many minutes under TCG
-# (README.md).
+# workload's pid and children; fmuser's path prefixes, user and process names) given as
+# module parameters; a capture of other syscalls would compile a module of its own, many
+# minutes under TCG (README.md).
 HANG=900
 [ ${#backends[@]} -gt 0 ] || { echo "fm-vm: no filemon.backend= on the kernel command line" >&2; exit 1; }
 for b in "${backends[@]}"; do
