@@ -1,9 +1,11 @@
 /* fmv-store.c: the event store behind the viewer's event list, bounded by its depth.
  *
- * Layout: compact records (fm-compact-event.h), fixed-size, in pages of 64 Ki rows, with
- * a page of their sequence numbers each (rows need not be consecutive events), their
+ * Layout: compact records (fm-compact-event.h), fixed-size, in pages of 64 Ki rows, their
  * strings once each in a reference-counted string table (a row holds one reference to
- * each of its strings, as the daemon's ring does). Page p lives in slot p % MAX_PAGES of
+ * each of its strings, as the daemon's ring does). A page's sequence numbers are its
+ * first row's plus the row's index while its rows are consecutive events, as a capture
+ * read whole or followed without a loss gives them; the first row that is not makes the
+ * page keep an array of them (a filtered capture, events missed). Page p lives in slot p % MAX_PAGES of
  * a table allocated once at its full size, so a reader thread never races with an append
  * that adds a page, and a slot is reused only once its old page is freed.
  *
@@ -32,7 +34,8 @@ struct _FmvStore
   GObject parent_instance;
 
   FmCompactEvent **pages;   /* MAX_PAGES slots, each PAGE_ROWS records */
-  guint64 **seq_pages;      /* the same, each PAGE_ROWS sequence numbers */
+  guint64 *first_seqs;      /* MAX_PAGES slots, the sequence number of a page's first row */
+  guint64 **seq_pages;      /* MAX_PAGES slots: NULL, or each row's sequence number */
   guint first_page;         /* pages [first_page, end_page) are allocated */
   guint end_page;
   FmStrtab *strings;
@@ -62,6 +65,41 @@ record_at (FmvStore *self,
   return &self->pages[slot_of (row)][row & (PAGE_ROWS - 1)];
 }
 
+static inline guint64
+seq_at (FmvStore *self,
+        guint     row)
+{
+  guint64 *seqs = g_atomic_pointer_get (&self->seq_pages[slot_of (row)]);
+
+  if (seqs == NULL)
+    return self->first_seqs[slot_of (row)] + (row & (PAGE_ROWS - 1));
+  return seqs[row & (PAGE_ROWS - 1)];
+}
+
+/* Records @seq for @row, the newest, in its page. */
+static void
+set_seq (FmvStore *self,
+         guint     row,
+         guint64   seq)
+{
+  guint slot = slot_of (row);
+  guint index = row & (PAGE_ROWS - 1);
+  guint64 *seqs = self->seq_pages[slot];
+
+  if (index == 0)
+    self->first_seqs[slot] = seq;
+  else if (seqs == NULL && seq != self->first_seqs[slot] + index)
+    {
+      seqs = g_new (guint64, PAGE_ROWS);
+      for (guint i = 0; i < index; i++)
+        seqs[i] = self->first_seqs[slot] + i;
+      /* a reader of an older row finds either the base or the whole array */
+      g_atomic_pointer_set (&self->seq_pages[slot], seqs);
+    }
+  if (seqs != NULL)
+    seqs[index] = seq;
+}
+
 static void
 free_page (FmvStore *self,
            guint     page)
@@ -81,6 +119,7 @@ fmv_store_finalize (GObject *object)
   for (guint page = self->first_page; page < self->end_page; page++)
     free_page (self, page);
   g_free (self->pages);
+  g_free (self->first_seqs);
   g_free (self->seq_pages);
   fm_strtab_unref (self->strings);
 
@@ -102,6 +141,7 @@ static void
 fmv_store_init (FmvStore *self)
 {
   self->pages = g_new0 (FmCompactEvent *, MAX_PAGES);
+  self->first_seqs = g_new0 (guint64, MAX_PAGES);
   self->seq_pages = g_new0 (guint64 *, MAX_PAGES);
   self->strings = fm_strtab_new ();
 }
@@ -164,7 +204,6 @@ fmv_store_append (FmvStore      *self,
         return FALSE;
       /* g_malloc of MiBs is an mmap: untouched tail pages cost nothing */
       self->pages[slot] = g_new (FmCompactEvent, PAGE_ROWS);
-      self->seq_pages[slot] = g_new (guint64, PAGE_ROWS);
       self->end_page++;
     }
   /* The row before is held: trim() never lets the newest row go. */
@@ -172,7 +211,7 @@ fmv_store_append (FmvStore      *self,
                                 event, self->strings,
                                 row > self->first_row ? record_at (self, row - 1) : NULL))
     return FALSE;
-  self->seq_pages[slot_of (row)][row & (PAGE_ROWS - 1)] = event->seq;
+  set_seq (self, row, event->seq);
 
   if (event->seq > self->last_seq)
     self->last_seq = event->seq;
@@ -286,9 +325,7 @@ fmv_store_get_event (FmvStore *self,
 {
   g_assert (row < fmv_store_get_n_rows (self));
 
-  fm_compact_event_view (record_at (self, row),
-                         self->seq_pages[slot_of (row)][row & (PAGE_ROWS - 1)],
-                         self->strings, event);
+  fm_compact_event_view (record_at (self, row), seq_at (self, row), self->strings, event);
 }
 
 gboolean
@@ -341,15 +378,19 @@ gsize
 fmv_store_get_memory_size (FmvStore *self)
 {
   guint n_rows;
+  gsize seqs = 0;
 
   g_return_val_if_fail (FMV_IS_STORE (self), 0);
 
   /* The pages allocated, but only the used part of the last one: the rest was never
    * touched. */
   n_rows = fmv_store_get_n_rows (self) - self->first_page * PAGE_ROWS;
-  return (gsize) n_rows * (sizeof (FmCompactEvent) + sizeof (guint64))
+  for (guint page = self->first_page; page < self->end_page; page++)
+    if (self->seq_pages[page % MAX_PAGES] != NULL)
+      seqs += PAGE_ROWS * sizeof (guint64);
+  return (gsize) n_rows * sizeof (FmCompactEvent) + seqs
          + fm_strtab_get_memory (self->strings)
-         + MAX_PAGES * 2 * sizeof (gpointer);
+         + MAX_PAGES * (2 * sizeof (gpointer) + sizeof (guint64));
 }
 
 guint

@@ -3,7 +3,8 @@
  *
  * A million events must fit in little memory and never move once written, so rows are
  * kept as the daemon's ring keeps them (fm-compact-event.h): 58 bytes of fixed fields and
- * string ids, and the sequence number, each string a capture repeats held once. Nothing per row is a GObject;
+ * string ids, each string a capture repeats held once, and the sequence number only where
+ * rows stop being consecutive events. Nothing per row is a GObject;
  * fmv-event-list.c creates row objects only for the rows a view asks for.
  *
  * Row numbers are absolute: the first row appended is 0 for the store's life, and the

@@ -107,6 +107,60 @@ test_store_keeps_bytes_and_spans_pages (void)
   g_assert_cmpuint (fmv_store_get_memory_size (store), <, (gsize) n * 100 + 1024 * 1024);
 }
 
+/* The sequence number of row @i in test_store_keeps_sequence_gaps: consecutive over the
+ * first page, then a gap in the second page's middle, every other number over the third,
+ * and the fourth consecutive again after a jump past 32 bits. */
+static guint64
+gappy_seq (guint i)
+{
+  const guint page = FMV_STORE_PAGE_ROWS;
+
+  if (i < page + page / 2)
+    return i + 1;
+  if (i < 3 * page)
+    return 1000 + 2 * (guint64) i;
+  return G_GUINT64_CONSTANT (1) << 40 | i;
+}
+
+/* Rows need not be consecutive events (a filtered capture, events missed): each row reads
+ * back its own number, before and after its page stops being consecutive; a page of
+ * consecutive events keeps no numbers of its own. */
+static void
+test_store_keeps_sequence_gaps (void)
+{
+  const guint page = FMV_STORE_PAGE_ROWS;
+  g_autoptr(FmvStore) consecutive = fmv_store_new ();
+  g_autoptr(FmvStore) store = fmv_store_new ();
+  FmEvent ev;
+
+  for (guint i = 0; i < 4 * page; i++)
+    {
+      FmvTestEvent t;
+
+      fmv_test_event (&t, i);
+      g_assert_true (fmv_store_append (consecutive, &t.event, NULL));
+      t.event.seq = gappy_seq (i);
+      g_assert_true (fmv_store_append (store, &t.event, NULL));
+      if (i == page + page / 2 - 1 || i == page + page / 2)
+        for (guint row = page; row <= i; row++)
+          {
+            fmv_store_get_event (store, row, &ev);
+            g_assert_cmpuint (ev.seq, ==, gappy_seq (row));
+          }
+    }
+  for (guint i = 0; i < 4 * page; i++)
+    {
+      fmv_store_get_event (store, i, &ev);
+      g_assert_cmpuint (ev.seq, ==, gappy_seq (i));
+      fmv_store_get_event (consecutive, i, &ev);
+      g_assert_cmpuint (ev.seq, ==, i + 1);
+    }
+  g_assert_cmpuint (fmv_store_get_last_seq (store), ==, gappy_seq (4 * page - 1));
+  /* the second and third pages keep their rows' numbers, 8 bytes a row */
+  g_assert_cmpuint (fmv_store_get_memory_size (store) - fmv_store_get_memory_size (consecutive),
+                    ==, (gsize) 2 * page * sizeof (guint64));
+}
+
 static gboolean
 keep_event (const FmEvent *event, gpointer user_data)
 {
@@ -1008,6 +1062,7 @@ main (int argc, char *argv[])
                    test_highlights_first_matching_rule_gives_the_colour);
   g_test_add_func ("/viewer/store/keeps-bytes-spans-pages-and-holds-a-repeated-name-once",
                    test_store_keeps_bytes_and_spans_pages);
+  g_test_add_func ("/viewer/store/keeps-sequence-gaps", test_store_keeps_sequence_gaps);
   g_test_add_func ("/viewer/store/gives-back-the-stream-records",
                    test_store_gives_back_stream_records);
   g_test_add_func ("/viewer/row/formats-columns", test_row_formats_columns);
