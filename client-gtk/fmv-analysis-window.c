@@ -304,16 +304,17 @@ process_item (FmvAnalysisWindow    *self,
               const FmvProcessInfo *info)
 {
   FmvSummaryItem *item = g_object_new (FMV_TYPE_SUMMARY_ITEM, NULL);
-  FmEvent ev;
+  FmvStoreEvent stored;
+  const FmEvent *ev;
 
-  fmv_store_get_event (self->store, info->row, &ev);
-  item->texts[P_NAME] = fmv_bytes_to_display (ev.comm, ev.comm_len);
+  ev = fmv_store_get_event (self->store, info->row, &stored);
+  item->texts[P_NAME] = fmv_bytes_to_display (ev->comm, ev->comm_len);
   set_number (item, P_PID, info->pid);
   item->texts[P_USER] = g_strdup (fmv_user_name (info->uid));
   if (info->has_exec)
     {
-      fmv_store_get_event (self->store, info->exec_row, &ev);
-      item->texts[P_COMMAND] = g_strndup (ev.detail, ev.detail_len);
+      ev = fmv_store_get_event (self->store, info->exec_row, &stored);
+      item->texts[P_COMMAND] = g_strndup (ev->detail, ev->detail_len);
     }
   item->texts[P_START] = fmv_format_time (info->first_ns, FALSE);
   item->keys[P_START] = (gint64) info->first_ns;
@@ -331,10 +332,11 @@ file_item (FmvAnalysisWindow *self,
            const FmvFileInfo *info)
 {
   FmvSummaryItem *item = g_object_new (FMV_TYPE_SUMMARY_ITEM, NULL);
-  FmEvent ev;
+  FmvStoreEvent stored;
+  const FmEvent *ev;
 
-  fmv_store_get_event (self->store, info->row, &ev);
-  item->texts[F_PATH] = fmv_bytes_to_display (ev.path, ev.path_len);
+  ev = fmv_store_get_event (self->store, info->row, &stored);
+  item->texts[F_PATH] = fmv_bytes_to_display (ev->path, ev->path_len);
   set_number (item, F_OPENS, info->n_opens);
   set_number (item, F_READS, info->n_reads);
   set_number (item, F_WRITES, info->n_writes);
@@ -343,7 +345,7 @@ file_item (FmvAnalysisWindow *self,
   item->keys[F_TIME] = (gint64) info->total_ns;
   set_number (item, F_PROCESSES, info->n_processes);
   set_number (item, F_EVENTS, info->n_events);
-  item->term = fmv_filter_term (FMV_TERM_PATH, &ev);
+  item->term = fmv_filter_term (FMV_TERM_PATH, ev);
   return item;
 }
 
@@ -422,12 +424,13 @@ show_counts (FmvAnalysisWindow *self,
       const FmvValueCount *vc = &g_array_index (counts, FmvValueCount, i);
       g_autoptr(FmvSummaryItem) item = g_object_new (FMV_TYPE_SUMMARY_ITEM, NULL);
       g_autoptr(FmvRow) row = fmv_row_new (self->store, vc->row);
-      FmEvent ev;
+      FmvStoreEvent stored;
+      const FmEvent *ev;
 
-      fmv_row_get_event (row, &ev);
+      ev = fmv_row_get_event (row, &stored);
       g_object_get (row, property, &item->texts[C_VALUE], NULL);
       set_number (item, C_COUNT, vc->count);
-      item->term = fmv_filter_term (count_fields[field].field, &ev);
+      item->term = fmv_filter_term (count_fields[field].field, ev);
       if (i < LOG_ENTRIES)
         g_debug ("count of %s: %s %u", count_fields[field].label, item->texts[C_VALUE], vc->count);
       g_list_store_append (self->counts, item);

@@ -1,8 +1,8 @@
 /* fmv-analysis.c: the processes, files and value counts of a set of events; see
  * fmv-analysis.h.
  *
- * Entities are found through hash tables keyed by a small stack-built key (a number, or
- * bytes that point into the store), so only a new process, file or value allocates. The
+ * Entities are found through hash tables keyed by a number (a text by the id the store
+ * keeps it under: one id a string), so only a new process, file or value allocates. The
  * (file, pid) pairs seen give both "processes per file" and "files per process".
  */
 #include "config.h"
@@ -14,41 +14,24 @@
 
 typedef struct {
   gint64 number;
-  const char *bytes;          /* NULL for a number */
-  guint16 len;
 } Key;
 
 static guint
 key_hash (gconstpointer p)
 {
-  const Key *key = p;
-  guint h = 2166136261u;
+  guint64 v = (guint64) ((const Key *) p)->number;
 
-  if (key->bytes == NULL)
-    {
-      guint64 v = (guint64) key->number;
-
-      v ^= v >> 33;
-      v *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
-      v ^= v >> 33;
-      return (guint) v;
-    }
-  for (guint16 i = 0; i < key->len; i++)
-    h = (h ^ (guint8) key->bytes[i]) * 16777619u;
-  return h;
+  v ^= v >> 33;
+  v *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  v ^= v >> 33;
+  return (guint) v;
 }
 
 static gboolean
 key_equal (gconstpointer a,
            gconstpointer b)
 {
-  const Key *x = a, *y = b;
-
-  if ((x->bytes == NULL) != (y->bytes == NULL))
-    return FALSE;
-  if (x->bytes == NULL)
-    return x->number == y->number;
-  return x->len == y->len && memcmp (x->bytes, y->bytes, x->len) == 0;
+  return ((const Key *) a)->number == ((const Key *) b)->number;
 }
 
 /* The index of @key's entry in a table mapping keys to index + 1; a new entry gets
@@ -209,27 +192,28 @@ fmv_analysis_new (FmvStore      *store,
 
   for (guint i = 0; i < n; i++)
     {
-      FmEvent ev;
+      FmvStoreEvent stored;
+      const FmEvent *ev = fmv_store_get_event (store, rows[i], &stored);
+      guint32 path = fmv_store_get_record (store, rows[i])->path_id;
       Key key;
       gboolean is_new;
       guint proc, file = G_MAXUINT;
 
-      fmv_store_get_event (store, rows[i], &ev);
-      key = (Key) { .number = ev.pid };
+      key = (Key) { .number = ev->pid };
       proc = intern (procs_by_pid, &key, &n_procs, &is_new);
       if (is_new)
         g_array_set_size (analysis->processes, n_procs);
-      count_process (&g_array_index (analysis->processes, FmvProcessInfo, proc), &ev, &kinds, rows[i]);
+      count_process (&g_array_index (analysis->processes, FmvProcessInfo, proc), ev, &kinds, rows[i]);
 
-      if (ev.path_len == 0)
+      if (path == FM_STRTAB_EMPTY)
         continue;
-      key = (Key) { .bytes = ev.path, .len = ev.path_len };
+      key = (Key) { .number = path };
       file = intern (files_by_path, &key, &n_files, &is_new);
       if (is_new)
         g_array_set_size (analysis->files, n_files);
-      count_file (&g_array_index (analysis->files, FmvFileInfo, file), &ev, &kinds, rows[i]);
+      count_file (&g_array_index (analysis->files, FmvFileInfo, file), ev, &kinds, rows[i]);
 
-      if (g_hash_table_add (pairs, GSIZE_TO_POINTER ((guint64) file << 32 | ev.pid)))
+      if (g_hash_table_add (pairs, GSIZE_TO_POINTER ((guint64) file << 32 | ev->pid)))
         {
           g_array_index (analysis->files, FmvFileInfo, file).n_processes++;
           g_array_index (analysis->processes, FmvProcessInfo, proc).n_files++;
@@ -250,19 +234,20 @@ fmv_analysis_free (FmvAnalysis *analysis)
   g_free (analysis);
 }
 
-/* The value of @field in @ev as a key. */
+/* The value of @field in @ev (whose record is @record) as a key. */
 static Key
-field_key (const FmEvent *ev,
-           FmvTermField   field)
+field_key (const FmEvent        *ev,
+           const FmCompactEvent *record,
+           FmvTermField          field)
 {
   switch (field)
     {
     case FMV_TERM_COMM:
-      return (Key) { .bytes = ev->comm, .len = ev->comm_len };
+      return (Key) { .number = record->comm_id };
     case FMV_TERM_PATH:
-      return (Key) { .bytes = ev->path, .len = ev->path_len };
+      return (Key) { .number = record->path_id };
     case FMV_TERM_PATH2:
-      return (Key) { .bytes = ev->path2, .len = ev->path2_len };
+      return (Key) { .number = record->path2_id };
     case FMV_TERM_PID:
       return (Key) { .number = ev->pid };
     case FMV_TERM_PPID:
@@ -306,13 +291,13 @@ fmv_analysis_count_values (FmvStore      *store,
 
   for (guint i = 0; i < n; i++)
     {
-      FmEvent ev;
+      FmvStoreEvent stored;
       Key key;
       gboolean is_new;
       guint index;
 
-      fmv_store_get_event (store, rows[i], &ev);
-      key = field_key (&ev, field);
+      key = field_key (fmv_store_get_event (store, rows[i], &stored),
+                       fmv_store_get_record (store, rows[i]), field);
       index = intern (values, &key, &n_values, &is_new);
       if (is_new)
         {

@@ -2,9 +2,10 @@
  * processes (with their parentage, as a forest), the files, and how often each value of
  * a column occurs.
  *
- * Computed in one pass over the rows, with no allocation per event (strings point into the
- * store, which the analysis keeps alive), so a million events take a fraction of a second;
- * safe in a worker thread for rows the store had when it started.
+ * Computed in one pass over the rows, with no allocation per event (texts are told apart
+ * by the ids the store keeps them under; the analysis keeps the store alive), so a
+ * million events take a fraction of a second; safe in a worker thread for rows the store
+ * had when it started.
  */
 #pragma once
 

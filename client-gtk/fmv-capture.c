@@ -292,11 +292,13 @@ save_worker (GTask        *task,
 
   for (guint i = 0; i < job->n_asked; i++)
     {
-      FmEvent ev;
+      FmvStoreEvent stored;
+      const FmEvent *ev;
 
-      fmv_store_get_event (job->store,
-                           job->rows ? g_array_index (job->rows, guint32, i) : job->first_row + i, &ev);
-      fm_format_event (job->format, &ev, buf);
+      ev = fmv_store_get_event (job->store,
+                                job->rows ? g_array_index (job->rows, guint32, i) : job->first_row + i,
+                                &stored);
+      fm_format_event (job->format, ev, buf);
       pending++;
       if (buf->len >= BLOCK_SIZE && !flush (out, buf, &pending, job, cancellable, &error))
         break;

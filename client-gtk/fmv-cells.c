@@ -175,10 +175,11 @@ apply_marks (Cells     *cells,
     return;
   if (row != NULL)
     {
-      FmEvent ev;
+      FmvStoreEvent stored;
+      const FmEvent *ev;
 
-      fmv_row_get_event (row, &ev);
-      colour = fmv_highlights_match (cells->highlights, &ev);
+      ev = fmv_row_get_event (row, &stored);
+      colour = fmv_highlights_match (cells->highlights, ev);
     }
   if (colour == old)
     return;

@@ -147,12 +147,13 @@ filter_clicked_cb (GtkButton *button,
 {
   Field field = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "fmv-field"));
   g_autofree char *term = NULL;
-  FmEvent ev;
+  FmvStoreEvent stored;
+  const FmEvent *ev;
 
   if (self->row == NULL)
     return;
-  fmv_row_get_event (self->row, &ev);
-  term = fmv_filter_term (field_terms[field], &ev);
+  ev = fmv_row_get_event (self->row, &stored);
+  term = fmv_filter_term (field_terms[field], ev);
   if (term != NULL)
     g_signal_emit (self, signals[SIGNAL_FILTER_REQUESTED], 0, term);
 }
@@ -161,18 +162,19 @@ static void
 copy_text_cb (FmvDetail *self)
 {
   g_autoptr(GString) text = g_string_new (NULL);
-  FmEvent ev;
+  FmvStoreEvent stored;
+  const FmEvent *ev;
 
   if (self->row == NULL)
     return;
-  fmv_row_get_event (self->row, &ev);
+  ev = fmv_row_get_event (self->row, &stored);
   for (Field f = 0; f < N_FIELDS; f++)
     {
       g_autofree char *value = NULL;
 
-      if (f == FIELD_PATH2 && ev.path2_len == 0)
+      if (f == FIELD_PATH2 && ev->path2_len == 0)
         continue;
-      value = format_field (&ev, f);
+      value = format_field (ev, f);
       g_string_append_printf (text, "%s: %s\n", field_labels[f], value);
     }
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text->str);
@@ -182,12 +184,13 @@ static void
 copy_json_cb (FmvDetail *self)
 {
   g_autoptr(GString) line = g_string_new (NULL);
-  FmEvent ev;
+  FmvStoreEvent stored;
+  const FmEvent *ev;
 
   if (self->row == NULL)
     return;
-  fmv_row_get_event (self->row, &ev);
-  fm_format_event (FM_FORMAT_JSONL, &ev, line);
+  ev = fmv_row_get_event (self->row, &stored);
+  fm_format_event (FM_FORMAT_JSONL, ev, line);
   if (line->len > 0 && line->str[line->len - 1] == '\n')
     g_string_truncate (line, line->len - 1);
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), line->str);
@@ -197,7 +200,8 @@ void
 fmv_detail_set_row (FmvDetail *self,
                     FmvRow    *row)
 {
-  FmEvent ev;
+  FmvStoreEvent stored;
+  const FmEvent *ev;
   g_autofree char *heading = NULL;
 
   g_return_if_fail (FMV_IS_DETAIL (self));
@@ -215,13 +219,13 @@ fmv_detail_set_row (FmvDetail *self,
       return;
     }
 
-  fmv_row_get_event (row, &ev);
-  heading = g_strdup_printf ("Event %" G_GUINT64_FORMAT, ev.seq);
+  ev = fmv_row_get_event (row, &stored);
+  heading = g_strdup_printf ("Event %" G_GUINT64_FORMAT, ev->seq);
   gtk_label_set_label (self->heading, heading);
   for (Field f = 0; f < N_FIELDS; f++)
     {
-      g_autofree char *value = format_field (&ev, f);
-      gboolean shown = f != FIELD_PATH2 || ev.path2_len > 0;
+      g_autofree char *value = format_field (ev, f);
+      gboolean shown = f != FIELD_PATH2 || ev->path2_len > 0;
 
       gtk_label_set_label (GTK_LABEL (self->values[f]), value);
       gtk_widget_set_visible (self->names[f], shown);
@@ -230,7 +234,7 @@ fmv_detail_set_row (FmvDetail *self,
         gtk_widget_set_visible (self->filter_buttons[f], shown);
       if (f == FIELD_RESULT)
         {
-          if (ev.result < 0)
+          if (ev->result < 0)
             gtk_widget_add_css_class (self->values[f], "failed");
           else
             gtk_widget_remove_css_class (self->values[f], "failed");

@@ -273,10 +273,9 @@ take_new_rows (FmvEventList *self,
     {
       if (self->filter != NULL)
         {
-          FmEvent ev;
+          FmvStoreEvent stored;
 
-          fmv_store_get_event (self->store, row, &ev);
-          if (!fm_filter_match (self->filter, &ev))
+          if (!fm_filter_match (self->filter, fmv_store_get_event (self->store, row, &stored)))
             continue;
         }
       g_array_append_val (fresh, row);

@@ -15,19 +15,23 @@ fmv_match_rows (FmvStore     *store,
                 GCancellable *cancellable)
 {
   guint n = 0;
+  gboolean paths;
 
   g_return_val_if_fail (FMV_IS_STORE (store), 0);
   g_return_val_if_fail (filter != NULL && rows != NULL, 0);
 
+  paths = fm_filter_reads_paths (filter);
   for (guint row = first; row < end; row++)
     {
-      FmEvent ev;
+      FmvStoreEvent stored;
+      const FmEvent *ev;
 
       if ((row % CANCEL_CHECK_ROWS) == 0 && g_cancellable_is_cancelled (cancellable))
         return G_MAXUINT;
-      fmv_store_get_event (store, row, &ev);
-      if (memo != NULL ? fm_filter_memo_match (memo, &ev, fmv_store_get_record (store, row))
-                       : fm_filter_match (filter, &ev))
+      ev = paths ? fmv_store_get_event (store, row, &stored)
+                 : fmv_store_get_event_without_paths (store, row, &stored.event);
+      if (memo != NULL ? fm_filter_memo_match (memo, ev, fmv_store_get_record (store, row))
+                       : fm_filter_match (filter, ev))
         rows[n++] = row;
     }
   return n;

@@ -114,33 +114,35 @@ fmv_row_get_row (FmvRow *self)
   return self->row;
 }
 
-void
-fmv_row_get_event (FmvRow  *self,
-                   FmEvent *event)
+const FmEvent *
+fmv_row_get_event (FmvRow        *self,
+                   FmvStoreEvent *stored)
 {
-  g_return_if_fail (FMV_IS_ROW (self));
+  g_return_val_if_fail (FMV_IS_ROW (self), NULL);
 
   /* A row object may outlive its row (the store's depth): it then reads as empty. */
-  fmv_store_get_event_if_held (self->store, self->row, event);
+  fmv_store_get_event_if_held (self->store, self->row, stored);
+  return &stored->event;
 }
 
 gboolean
 fmv_row_get_failed (FmvRow *self)
 {
-  FmEvent ev;
+  FmvStoreEvent stored;
 
   g_return_val_if_fail (FMV_IS_ROW (self), FALSE);
 
-  return fmv_store_get_event_if_held (self->store, self->row, &ev) && ev.result < 0;
+  return fmv_store_get_event_if_held (self->store, self->row, &stored) && stored.event.result < 0;
 }
 
 char *
 fmv_row_dup_time (FmvRow *self)
 {
-  FmEvent ev;
+  FmvStoreEvent stored;
+  const FmEvent *ev;
 
-  fmv_row_get_event (self, &ev);
-  return fmv_format_time (ev.time_ns, FALSE);
+  ev = fmv_row_get_event (self, &stored);
+  return fmv_format_time (ev->time_ns, FALSE);
 }
 
 /* comm is the process's name (its leader thread's, as the backends record it); which
@@ -148,10 +150,11 @@ fmv_row_dup_time (FmvRow *self)
 char *
 fmv_row_dup_process (FmvRow *self)
 {
-  FmEvent ev;
+  FmvStoreEvent stored;
+  const FmEvent *ev;
 
-  fmv_row_get_event (self, &ev);
-  return fmv_bytes_to_display (ev.comm, ev.comm_len);
+  ev = fmv_row_get_event (self, &stored);
+  return fmv_bytes_to_display (ev->comm, ev->comm_len);
 }
 
 char *
@@ -198,15 +201,16 @@ fmv_user_name (guint32 uid)
 char *
 fmv_row_dup_path (FmvRow *self)
 {
-  FmEvent ev;
+  FmvStoreEvent stored;
+  const FmEvent *ev;
   g_autofree char *path = NULL;
   g_autofree char *path2 = NULL;
 
-  fmv_row_get_event (self, &ev);
-  path = fmv_bytes_to_display (ev.path, ev.path_len);
-  if (ev.path2_len == 0)
+  ev = fmv_row_get_event (self, &stored);
+  path = fmv_bytes_to_display (ev->path, ev->path_len);
+  if (ev->path2_len == 0)
     return g_steal_pointer (&path);
-  path2 = fmv_bytes_to_display (ev.path2, ev.path2_len);
+  path2 = fmv_bytes_to_display (ev->path2, ev->path2_len);
   return g_strdup_printf ("%s → %s", path, path2);
 }
 
@@ -217,52 +221,53 @@ fmv_row_get_property (GObject    *object,
                       GParamSpec *pspec)
 {
   FmvRow *self = FMV_ROW (object);
-  FmEvent ev;
+  FmvStoreEvent stored;
+  const FmEvent *ev;
   char buf[32];
 
-  fmv_row_get_event (self, &ev);
+  ev = fmv_row_get_event (self, &stored);
 
   switch (prop_id)
     {
     case PROP_TIME:
-      g_value_take_string (value, fmv_format_time (ev.time_ns, FALSE));
+      g_value_take_string (value, fmv_format_time (ev->time_ns, FALSE));
       break;
     case PROP_PROCESS:
       g_value_take_string (value, fmv_row_dup_process (self));
       break;
     case PROP_PID:
-      g_value_take_string (value, g_strdup_printf ("%u", ev.pid));
+      g_value_take_string (value, g_strdup_printf ("%u", ev->pid));
       break;
     case PROP_SYSCALL:
       {
         char name[16];
 
-        g_value_set_string (value, fm_syscall_name (ev.syscall_nr, name));
+        g_value_set_string (value, fm_syscall_name (ev->syscall_nr, name));
       }
       break;
     case PROP_RESULT:
-      g_value_set_string (value, fm_result_format (ev.result, buf));
+      g_value_set_string (value, fm_result_format (ev->result, buf));
       break;
     case PROP_PATH:
       g_value_take_string (value, fmv_row_dup_path (self));
       break;
     case PROP_DETAIL:
-      g_value_take_string (value, fmv_bytes_to_display (ev.detail, ev.detail_len));
+      g_value_take_string (value, fmv_bytes_to_display (ev->detail, ev->detail_len));
       break;
     case PROP_DURATION:
-      g_value_take_string (value, fmv_format_duration (ev.duration_ns));
+      g_value_take_string (value, fmv_format_duration (ev->duration_ns));
       break;
     case PROP_USER:
-      g_value_set_string (value, fmv_user_name (ev.uid));
+      g_value_set_string (value, fmv_user_name (ev->uid));
       break;
     case PROP_TID:
-      g_value_take_string (value, g_strdup_printf ("%u", ev.tid));
+      g_value_take_string (value, g_strdup_printf ("%u", ev->tid));
       break;
     case PROP_PPID:
-      g_value_take_string (value, g_strdup_printf ("%u", ev.ppid));
+      g_value_take_string (value, g_strdup_printf ("%u", ev->ppid));
       break;
     case PROP_FAILED:
-      g_value_set_boolean (value, ev.result < 0);
+      g_value_set_boolean (value, ev->result < 0);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

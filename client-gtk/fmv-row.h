@@ -19,9 +19,9 @@ FmvRow *fmv_row_new (FmvStore *store,
 
 FmvStore *fmv_row_get_store (FmvRow *self);
 guint fmv_row_get_row (FmvRow *self);
-/* A view of the row's event, valid while the row lives. */
-void fmv_row_get_event (FmvRow  *self,
-                        FmEvent *event);
+/* A view of the row's event (fmv_store_get_event), valid while the row and @stored live. */
+const FmEvent *fmv_row_get_event (FmvRow        *self,
+                                  FmvStoreEvent *stored);
 gboolean fmv_row_get_failed (FmvRow *self);
 
 /* Display texts, as the columns show them (newly allocated). */

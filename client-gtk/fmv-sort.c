@@ -1,6 +1,6 @@
 /* fmv-sort.c: ordering the event list's rows by a column, over the compact store: the
- * keys are read from the records (numbers, or pointers to the strings inside them), so a
- * million-row sort allocates one array of keys and no string. */
+ * keys are read from the records (numbers, or the ids of the store's strings, compared
+ * where they lie), so a million-row sort allocates one array of keys and no string. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -10,10 +10,15 @@
 #include "fmv-sort.h"
 
 typedef struct {
-  guint64 key;
-  const char *str;   /* string columns; NULL for numeric ones */
+  guint64 key;       /* a string id for the text columns */
   guint32 row;
 } SortEntry;
+
+typedef struct {
+  FmvStore *store;
+  gboolean text;     /* keys are string ids */
+  gboolean descending;
+} Order;
 
 /* Syscalls sort by name: a rank per number, computed once. */
 static guint16 syscall_rank[65536];
@@ -51,53 +56,56 @@ init_syscall_ranks (void)
     }
 }
 
+static gboolean
+is_text (FmvColumn column)
+{
+  return column == FMV_COLUMN_PROCESS || column == FMV_COLUMN_PATH || column == FMV_COLUMN_DETAIL;
+}
+
 static void
 make_entry (FmvStore  *store,
             FmvColumn  column,
             guint      row,
             SortEntry *entry)
 {
-  FmEvent ev;
+  const FmCompactEvent *r = fmv_store_get_record (store, row);
 
-  fmv_store_get_event (store, row, &ev);
   entry->row = row;
-  entry->str = NULL;
-  entry->key = 0;
   switch (column)
     {
     case FMV_COLUMN_TIME:
-      entry->key = ev.time_ns;
+      entry->key = r->time_ns;
       break;
     case FMV_COLUMN_PROCESS:
-      entry->str = ev.comm;
+      entry->key = r->comm_id;
       break;
     case FMV_COLUMN_PID:
-      entry->key = ev.pid;
+      entry->key = r->pid;
       break;
     case FMV_COLUMN_SYSCALL:
-      entry->key = syscall_rank[ev.syscall_nr];
+      entry->key = syscall_rank[r->syscall_nr];
       break;
     case FMV_COLUMN_RESULT:
       /* Signed order as unsigned: flip the sign bit. */
-      entry->key = (guint64) ev.result ^ (G_GUINT64_CONSTANT (1) << 63);
+      entry->key = (guint64) r->result ^ (G_GUINT64_CONSTANT (1) << 63);
       break;
     case FMV_COLUMN_PATH:
-      entry->str = ev.path;
+      entry->key = r->path_id;
       break;
     case FMV_COLUMN_DETAIL:
-      entry->str = ev.detail;
+      entry->key = r->detail_id;
       break;
     case FMV_COLUMN_DURATION:
-      entry->key = ev.duration_ns;
+      entry->key = r->duration_ns;
       break;
     case FMV_COLUMN_USER:
-      entry->key = ev.uid;
+      entry->key = r->uid;
       break;
     case FMV_COLUMN_TID:
-      entry->key = ev.tid;
+      entry->key = r->tid;
       break;
     case FMV_COLUMN_PPID:
-      entry->key = ev.ppid;
+      entry->key = r->ppid;
       break;
     case FMV_COLUMN_NONE:
     case FMV_N_COLUMNS:
@@ -110,27 +118,27 @@ make_entry (FmvStore  *store,
 static int
 compare_entries (const SortEntry *a,
                  const SortEntry *b,
-                 gboolean         descending)
+                 const Order     *order)
 {
   int r;
 
-  if (a->str != NULL)
-    r = strcmp (a->str, b->str);
+  if (order->text)
+    r = fmv_store_compare_strings (order->store, a->key, b->key);
   else
     r = (a->key > b->key) - (a->key < b->key);
   /* The row number breaks ties, so the order is total and a descending sort is the exact
    * reverse of the ascending one. */
   if (r == 0)
     r = (a->row > b->row) - (a->row < b->row);
-  return descending ? -r : r;
+  return order->descending ? -r : r;
 }
 
 static int
 compare_entries_cb (gconstpointer a,
                     gconstpointer b,
-                    gpointer      descending)
+                    gpointer      order)
 {
-  return compare_entries (a, b, GPOINTER_TO_INT (descending));
+  return compare_entries (a, b, order);
 }
 
 void
@@ -141,6 +149,7 @@ fmv_sort_rows (FmvStore  *store,
                gboolean   descending)
 {
   g_autofree SortEntry *entries = NULL;
+  Order order = { store, is_text (column), descending };
 
   if (column == FMV_COLUMN_NONE || n < 2)
     {
@@ -158,7 +167,7 @@ fmv_sort_rows (FmvStore  *store,
   entries = g_new (SortEntry, n);
   for (guint i = 0; i < n; i++)
     make_entry (store, column, rows[i], &entries[i]);
-  g_qsort_with_data (entries, n, sizeof *entries, compare_entries_cb, GINT_TO_POINTER (descending));
+  g_qsort_with_data (entries, n, sizeof *entries, compare_entries_cb, &order);
   for (guint i = 0; i < n; i++)
     rows[i] = entries[i].row;
 }
@@ -174,6 +183,7 @@ fmv_sort_merge (FmvStore  *store,
   guint old_len = sorted->len;
   GArray *merged = g_array_sized_new (FALSE, FALSE, sizeof (guint32), old_len + fresh->len);
   guint i = 0;
+  Order order = { store, is_text (column), descending };
 
   init_syscall_ranks ();
   *first_changed = G_MAXUINT;
@@ -192,7 +202,7 @@ fmv_sort_merge (FmvStore  *store,
           SortEntry m;
 
           make_entry (store, column, g_array_index (sorted, guint32, mid), &m);
-          if (compare_entries (&m, &e, descending) < 0)
+          if (compare_entries (&m, &e, &order) < 0)
             lo = mid + 1;
           else
             hi = mid;

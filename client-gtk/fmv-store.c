@@ -2,7 +2,9 @@
  *
  * Layout: compact records (fm-compact-event.h), fixed-size, in pages of 64 Ki rows, their
  * strings once each in a reference-counted string table (a row holds one reference to
- * each of its strings, as the daemon's ring does). A page's sequence numbers are its
+ * each of its strings, as the daemon's ring does), a path as its directory and its name
+ * joined (fm_strtab_intern_joined): a capture of many files in one directory, the files a
+ * build writes or an installer unpacks, holds the directory once and only the names. A page's sequence numbers are its
  * first row's plus the row's index while its rows are consecutive events, as a capture
  * read whole or followed without a loss gives them; the first row that is not makes the
  * page keep an array of them (a filtered capture, events missed). Page p lives in slot p % MAX_PAGES of
@@ -17,7 +19,10 @@
  * moved may still read the rows it was given, so their pages and strings (whose ids the
  * table would otherwise give to new strings) wait for the last hold to end.
  */
+#define _GNU_SOURCE   /* memrchr */
 #include "config.h"
+
+#include <string.h>
 
 #include "fm-compact-event.h"
 #include "fmv-store.h"
@@ -182,6 +187,77 @@ trim (FmvStore *self)
   collect (self);
 }
 
+/* The id of the path of @len bytes at @s, with one more reference: its directory and
+ * its name (from its last slash on) joined, or the path itself when it has no directory
+ * ("/etc", a relative name). @hint is the same field's id in the row before. */
+static gboolean
+intern_path (FmvStore   *self,
+             const char *s,
+             guint16     len,
+             guint32     hint,
+             guint32    *id)
+{
+  const char *slash = len > 0 ? memrchr (s, '/', len) : NULL;
+  guint16 dir_len = slash != NULL ? slash - s : 0;
+  guint32 dir = FM_STRTAB_EMPTY;
+  gboolean ok;
+
+  if (dir_len == 0)
+    return fm_strtab_intern_like (self->strings, s, len, hint, id);
+  if (fm_strtab_is_joined (self->strings, hint))
+    {
+      guint16 hint_dir_len, tail_len;
+      const char *tail = fm_strtab_get_joined (self->strings, hint, &dir, &tail_len);
+      const char *hint_dir = fm_strtab_get (self->strings, dir, &hint_dir_len);
+
+      /* consecutive events often name the same file */
+      if (tail_len == len - dir_len && memcmp (tail, slash, tail_len) == 0
+          && hint_dir_len == dir_len && memcmp (hint_dir, s, dir_len) == 0)
+        {
+          fm_strtab_hold (self->strings, hint);
+          *id = hint;
+          return TRUE;
+        }
+    }
+  if (!fm_strtab_intern_like (self->strings, s, dir_len, dir, &dir))
+    return FALSE;
+  /* the joined string holds its own reference to its directory */
+  ok = fm_strtab_intern_joined (self->strings, dir, slash, len - dir_len, id);
+  fm_strtab_release (self->strings, dir);
+  return ok;
+}
+
+/* fm_compact_event_intern, the paths kept as directory and name. */
+static gboolean
+intern_record (FmvStore             *self,
+               FmCompactEvent       *record,
+               const FmEvent        *event,
+               const FmCompactEvent *like)
+{
+  FmEvent rest = *event;
+  guint32 path, path2;
+
+  rest.path_len = rest.path2_len = 0;
+  if (!fm_compact_event_intern (record, &rest, self->strings, like))
+    return FALSE;
+  if (!intern_path (self, event->path, MIN (event->path_len, FM_PATH_MAX),
+                    like != NULL ? like->path_id : FM_STRTAB_EMPTY, &path))
+    goto full;
+  if (!intern_path (self, event->path2, MIN (event->path2_len, FM_PATH_MAX),
+                    like != NULL ? like->path2_id : FM_STRTAB_EMPTY, &path2))
+    {
+      fm_strtab_release (self->strings, path);
+      goto full;
+    }
+  record->path_id = path;
+  record->path2_id = path2;
+  return TRUE;
+
+full:
+  fm_compact_event_release (record, self->strings);
+  return FALSE;
+}
+
 gboolean
 fmv_store_append (FmvStore      *self,
                   const FmEvent *event,
@@ -207,9 +283,8 @@ fmv_store_append (FmvStore      *self,
       self->end_page++;
     }
   /* The row before is held: trim() never lets the newest row go. */
-  if (!fm_compact_event_intern (&self->pages[slot_of (row)][row & (PAGE_ROWS - 1)],
-                                event, self->strings,
-                                row > self->first_row ? record_at (self, row - 1) : NULL))
+  if (!intern_record (self, &self->pages[slot_of (row)][row & (PAGE_ROWS - 1)], event,
+                      row > self->first_row ? record_at (self, row - 1) : NULL))
     return FALSE;
   set_seq (self, row, event->seq);
 
@@ -317,21 +392,121 @@ fmv_store_unhold (FmvStore *self)
                                 g_object_ref (self), g_object_unref);
 }
 
+const char *
+fmv_store_get_string (FmvStore *self,
+                      guint32   id,
+                      char     *buf,
+                      guint16  *len)
+{
+  guint32 dir;
+  guint16 dir_len, tail_len;
+  const char *tail, *dir_bytes;
+
+  if (!fm_strtab_is_joined (self->strings, id))
+    return fm_strtab_get (self->strings, id, len);
+  tail = fm_strtab_get_joined (self->strings, id, &dir, &tail_len);
+  dir_bytes = fm_strtab_get (self->strings, dir, &dir_len);
+  memcpy (buf, dir_bytes, dir_len);
+  /* with its NUL */
+  memcpy (buf + dir_len, tail, tail_len + 1);
+  *len = dir_len + tail_len;
+  return buf;
+}
+
+/* A string as at most two pieces: a joined id's directory and name, or the string. */
+typedef struct {
+  const char *piece[2];
+  guint16 len[2];
+} Pieces;
+
+static void
+get_pieces (FmvStore *self,
+            guint32   id,
+            Pieces   *p)
+{
+  guint32 dir;
+
+  if (!fm_strtab_is_joined (self->strings, id))
+    {
+      p->piece[0] = fm_strtab_get (self->strings, id, &p->len[0]);
+      p->piece[1] = "";
+      p->len[1] = 0;
+      return;
+    }
+  p->piece[1] = fm_strtab_get_joined (self->strings, id, &dir, &p->len[1]);
+  p->piece[0] = fm_strtab_get (self->strings, dir, &p->len[0]);
+}
+
+int
+fmv_store_compare_strings (FmvStore *self,
+                           guint32   a,
+                           guint32   b)
+{
+  Pieces x, y;
+  guint i = 0, j = 0;
+  guint16 at_x = 0, at_y = 0;
+
+  if (a == b)
+    return 0;
+  get_pieces (self, a, &x);
+  get_pieces (self, b, &y);
+  /* the bytes of both in step, a piece's end moving on to the next piece */
+  for (;;)
+    {
+      guint16 n;
+      int r;
+
+      while (i < 2 && at_x == x.len[i])
+        i++, at_x = 0;
+      while (j < 2 && at_y == y.len[j])
+        j++, at_y = 0;
+      if (i == 2 || j == 2)
+        return (i < 2) - (j < 2);
+      n = MIN (x.len[i] - at_x, y.len[j] - at_y);
+      r = memcmp (x.piece[i] + at_x, y.piece[j] + at_y, n);
+      if (r != 0)
+        return r;
+      at_x += n;
+      at_y += n;
+    }
+}
+
 /* Runs once per row in every refilter: no checks beyond the row number. */
-void
-fmv_store_get_event (FmvStore *self,
-                     guint     row,
-                     FmEvent  *event)
+const FmEvent *
+fmv_store_get_event (FmvStore      *self,
+                     guint          row,
+                     FmvStoreEvent *stored)
+{
+  const FmCompactEvent *record;
+  FmEvent *event = &stored->event;
+
+  g_assert (row < fmv_store_get_n_rows (self));
+
+  record = record_at (self, row);
+  /* a joined path's id reads as its stored bytes there, replaced below */
+  fm_compact_event_view (record, seq_at (self, row), self->strings, event);
+  event->path = fmv_store_get_string (self, record->path_id, stored->path, &event->path_len);
+  event->path2 = fmv_store_get_string (self, record->path2_id, stored->path2, &event->path2_len);
+  return event;
+}
+
+const FmEvent *
+fmv_store_get_event_without_paths (FmvStore *self,
+                                   guint     row,
+                                   FmEvent  *event)
 {
   g_assert (row < fmv_store_get_n_rows (self));
 
   fm_compact_event_view (record_at (self, row), seq_at (self, row), self->strings, event);
+  event->path = event->path2 = "";
+  event->path_len = event->path2_len = 0;
+  return event;
 }
 
 gboolean
-fmv_store_get_event_if_held (FmvStore *self,
-                             guint     row,
-                             FmEvent  *event)
+fmv_store_get_event_if_held (FmvStore      *self,
+                             guint          row,
+                             FmvStoreEvent *stored)
 {
   static const FmCompactEvent empty;
 
@@ -342,11 +517,11 @@ fmv_store_get_event_if_held (FmvStore *self,
    * goes, "releasing"). */
   if (row >= self->first_page * PAGE_ROWS && row < fmv_store_get_n_rows (self))
     {
-      fmv_store_get_event (self, row, event);
+      fmv_store_get_event (self, row, stored);
       return TRUE;
     }
   /* every string id of a zeroed record is the empty string's */
-  fm_compact_event_view (&empty, 0, self->strings, event);
+  fm_compact_event_view (&empty, 0, self->strings, &stored->event);
   return FALSE;
 }
 

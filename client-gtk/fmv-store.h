@@ -68,16 +68,45 @@ gboolean fmv_store_forget_gone_rows (FmvStore *self,
 void fmv_store_hold (FmvStore *self);
 void fmv_store_unhold (FmvStore *self);
 
-/* A view of row @row (< n_rows, held, or read under a hold taken while it was); its
- * strings point into the store and stay valid as long as the row's memory does. */
-void fmv_store_get_event (FmvStore *self,
-                          guint     row,
-                          FmEvent  *event);
-/* The same for a row that may have gone (a row object outliving its row): FALSE and an
- * empty event (zeros, empty strings) when its memory has. The owner's thread. */
-gboolean fmv_store_get_event_if_held (FmvStore *self,
-                                      guint     row,
-                                      FmEvent  *event);
+/* An event read from the store (.event), and the room its paths are put together in:
+ * the store keeps a path as its directory and its name (fm_strtab_intern_joined), so
+ * that a capture of many files in few directories holds each directory once. */
+typedef struct {
+  FmEvent event;
+  char path[FM_PATH_MAX + 1];
+  char path2[FM_PATH_MAX + 1];
+} FmvStoreEvent;
+
+/* A view of row @row (< n_rows, held, or read under a hold taken while it was): @stored's
+ * event, returned. Its paths point into @stored, its other strings into the store (valid
+ * as long as the row's memory is). */
+const FmEvent *fmv_store_get_event (FmvStore      *self,
+                                    guint          row,
+                                    FmvStoreEvent *stored);
+/* fmv_store_get_event with the paths left empty, for a reader that never looks at them
+ * (a filter that reads no path, fm_filter_reads_paths): putting them together is most of
+ * what reading a row costs. */
+const FmEvent *fmv_store_get_event_without_paths (FmvStore *self,
+                                                  guint     row,
+                                                  FmEvent  *event);
+/* The same, in @stored's event, for a row that may have gone (a row object outliving
+ * its row): FALSE and an empty event (zeros, empty strings) when its memory has. The
+ * owner's thread. */
+gboolean fmv_store_get_event_if_held (FmvStore      *self,
+                                      guint          row,
+                                      FmvStoreEvent *stored);
+
+/* The string of id @id (a string id of a held row's record, fmv_store_get_record),
+ * NUL-terminated, and its length: in @buf (FM_PATH_MAX + 1 bytes) when the store keeps
+ * it in pieces, in the store otherwise. */
+const char *fmv_store_get_string (FmvStore *self,
+                                  guint32   id,
+                                  char     *buf,
+                                  guint16  *len);
+/* strcmp() of the strings of two such ids, without putting them together. */
+int fmv_store_compare_strings (FmvStore *self,
+                               guint32   a,
+                               guint32   b);
 
 /* The record of row @row (as fmv_store_get_event): its string ids, for a filter's memo
  * (fm-filter-memo.h). */

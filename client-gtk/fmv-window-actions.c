@@ -572,15 +572,16 @@ copy_row_activated (GSimpleAction *action,
   FmvWindow *self = user_data;
   guint selected = gtk_single_selection_get_selected (self->selection);
   g_autoptr(GString) line = g_string_new (NULL);
-  FmEvent ev;
+  FmvStoreEvent stored;
+  const FmEvent *ev;
 
   if (selected == GTK_INVALID_LIST_POSITION)
     {
       gtk_widget_error_bell (GTK_WIDGET (self));
       return;
     }
-  fmv_store_get_event (self->store, fmv_event_list_get_row (self->list, selected), &ev);
-  fm_format_event (FM_FORMAT_TEXT, &ev, line);
+  ev = fmv_store_get_event (self->store, fmv_event_list_get_row (self->list, selected), &stored);
+  fm_format_event (FM_FORMAT_TEXT, ev, line);
   g_strchomp (line->str);
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), line->str);
   /* The Xvfb tests read this line. */
@@ -638,11 +639,12 @@ jump_to_bookmark (FmvWindow *self,
   fmv_window_set_follow (self, FALSE);
   fmv_window_select_position (self, best);
   {
-    FmEvent ev;
+    FmvStoreEvent stored;
+    const FmEvent *ev;
 
-    fmv_store_get_event (self->store, fmv_event_list_get_row (self->list, best), &ev);
+    ev = fmv_store_get_event (self->store, fmv_event_list_get_row (self->list, best), &stored);
     /* The Xvfb tests read this line. */
-    g_debug ("bookmark: selected event %" G_GUINT64_FORMAT, ev.seq);
+    g_debug ("bookmark: selected event %" G_GUINT64_FORMAT, ev->seq);
   }
 }
 

@@ -82,12 +82,13 @@ fmv_window_open_folder (FmvWindow *self,
 {
   g_autofree char *path = NULL;
   ShowItems *show;
-  FmEvent ev;
+  FmvStoreEvent stored;
+  const FmEvent *ev;
 
   if (!fmv_store_has_row (self->store, row))
     return;
-  fmv_store_get_event (self->store, row, &ev);
-  path = g_strndup (ev.path, ev.path_len);
+  ev = fmv_store_get_event (self->store, row, &stored);
+  path = g_strndup (ev->path, ev->path_len);
   show = g_new0 (ShowItems, 1);
   show->uri = g_filename_to_uri (path, NULL, NULL);
   if (show->uri == NULL)

@@ -683,10 +683,11 @@ cell_menu_cb (GtkWidget *cell,
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
   graphene_point_t at;
-  FmEvent ev;
+  FmvStoreEvent stored;
+  const FmEvent *ev;
 
-  fmv_row_get_event (row, &ev);
-  term = fmv_filter_term (column_term_field (column), &ev);
+  ev = fmv_row_get_event (row, &stored);
+  term = fmv_filter_term (column_term_field (column), ev);
   if (term != NULL)
     {
       g_autofree char *include = g_strdup_printf ("Include %s", term);
@@ -710,11 +711,11 @@ cell_menu_cb (GtkWidget *cell,
     g_menu_append_item (menu, bookmark);
   }
 
-  before = g_strdup_printf ("seq>=%" G_GUINT64_FORMAT, ev.seq);
-  after = g_strdup_printf ("seq<=%" G_GUINT64_FORMAT, ev.seq);
+  before = g_strdup_printf ("seq>=%" G_GUINT64_FORMAT, ev->seq);
+  after = g_strdup_printf ("seq<=%" G_GUINT64_FORMAT, ev->seq);
   add_filter_item (menu, "Exclude Events Before This One", before);
   add_filter_item (menu, "Exclude Events After This One", after);
-  if (ev.path_len > 0 && ev.path[0] == '/')
+  if (ev->path_len > 0 && ev->path[0] == '/')
     {
       g_autoptr(GMenuItem) folder = g_menu_item_new ("Open Containing Folder", NULL);
 

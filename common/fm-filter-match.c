@@ -246,6 +246,36 @@ fm_filter_node_tests_strings (const Node *n)
   return tests_field (n, FM_FIELD_TYPE_BYTES) || tests_field (n, FM_FIELD_TYPE_UTF8);
 }
 
+static gboolean
+reads_paths (const Node *n)
+{
+  switch (n->kind)
+    {
+    case N_STR:
+    case N_GLOB:
+      return n->field == FM_FIELD_PATH || n->field == FM_FIELD_PATH2;
+    case N_REGEX:
+      return n->anywhere || n->field == FM_FIELD_PATH || n->field == FM_FIELD_PATH2;
+    case N_BELOW:
+    case N_WORD:
+      return TRUE;
+    default:
+      break;
+    }
+  for (guint i = 0; i < n->n_kids; i++)
+    if (reads_paths (n->kids[i]))
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+fm_filter_reads_paths (const FmFilter *filter)
+{
+  g_return_val_if_fail (filter != NULL, TRUE);
+
+  return reads_paths (filter->root);
+}
+
 gboolean
 fm_filter_node_tests_syscall_name (const Node *n)
 {

@@ -41,6 +41,10 @@ guint fm_filter_error_column (const GError *error);
 
 gboolean fm_filter_match (const FmFilter *filter, const FmEvent *event);
 
+/* Whether fm_filter_match may read an event's path or path2: the viewer's store puts
+ * paths together from pieces, and spares that for a filter that never looks at them. */
+gboolean fm_filter_reads_paths (const FmFilter *filter);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmFilter, fm_filter_free)
 
 G_END_DECLS

@@ -16,7 +16,7 @@
 #define MIN_SLOTS 1024u
 #define BLOCK_SIZE ((gsize) 256 * 1024)
 #define ALIGN ((gsize) G_ALIGNOF (FmStrtabEntry))
-#define N_SIZES ((sizeof (FmStrtabEntry) + G_MAXUINT16 + 1) / ALIGN + 1)
+#define N_SIZES ((sizeof (FmStrtabEntry) + FM_STRTAB_MAX_LEN + 1) / ALIGN + 1)
 
 struct _FmStrtab {
   FmStrtabEntry ***pages;       /* MAX_PAGES entries, first: fm_strtab_get reads it */
@@ -50,7 +50,7 @@ allocated_size (gsize size)
 static gsize
 entry_units (guint16 len)
 {
-  return (sizeof (FmStrtabEntry) + len + 1 + ALIGN - 1) / ALIGN;
+  return (sizeof (FmStrtabEntry) + (len & ~FM_STRTAB_JOINED) + 1 + ALIGN - 1) / ALIGN;
 }
 
 static FmStrtabEntry *
@@ -233,30 +233,28 @@ take_id (FmStrtab *table,
   return TRUE;
 }
 
-gboolean
-fm_strtab_intern (FmStrtab   *table,
-                  const char *s,
-                  guint16     len,
-                  guint32    *id)
+/* The id of the entry whose len is @len (a joined one's with its flag) and whose bytes are
+ * the ones at @s. */
+static gboolean
+intern_bytes (FmStrtab   *table,
+              const char *s,
+              guint16     len,
+              guint32    *id,
+              gboolean   *is_new)
 {
-  guint32 hash;
+  guint16 n = len & ~FM_STRTAB_JOINED;
+  guint32 hash = hash_bytes (s, n);
   guint32 i;
   FmStrtabEntry *entry;
 
-  if (len == 0)
-    {
-      *id = FM_STRTAB_EMPTY;
-      return TRUE;
-    }
-
-  hash = hash_bytes (s, len);
   for (i = hash & table->mask; table->slots[i] != 0; i = (i + 1) & table->mask)
     {
       entry = fm_strtab_entry (table, table->slots[i]);
-      if (entry->hash == hash && entry->len == len && memcmp (entry->bytes, s, len) == 0)
+      if (entry->hash == hash && entry->len == len && memcmp (entry->bytes, s, n) == 0)
         {
           entry->refs++;
           *id = table->slots[i];
+          *is_new = FALSE;
           return TRUE;
         }
     }
@@ -264,12 +262,12 @@ fm_strtab_intern (FmStrtab   *table,
   if (!take_id (table, id))
     return FALSE;
 
-  entry = entry_alloc (table, len);
+  entry = entry_alloc (table, n);
   entry->refs = 1;
   entry->hash = hash;
   entry->len = len;
-  memcpy (entry->bytes, s, len);
-  entry->bytes[len] = '\0';
+  memcpy (entry->bytes, s, n);
+  entry->bytes[n] = '\0';
   table->pages[*id >> FM_STRTAB_PAGE_SHIFT][*id & (FM_STRTAB_PAGE_IDS - 1)] = entry;
   table->n_strings++;
 
@@ -281,7 +279,59 @@ fm_strtab_intern (FmStrtab   *table,
     }
   else
     table->slots[i] = *id;
+  *is_new = TRUE;
   return TRUE;
+}
+
+gboolean
+fm_strtab_intern (FmStrtab   *table,
+                  const char *s,
+                  guint16     len,
+                  guint32    *id)
+{
+  gboolean is_new;
+
+  g_return_val_if_fail (len <= FM_STRTAB_MAX_LEN, FALSE);
+
+  if (len == 0)
+    {
+      *id = FM_STRTAB_EMPTY;
+      return TRUE;
+    }
+  return intern_bytes (table, s, len, id, &is_new);
+}
+
+gboolean
+fm_strtab_intern_joined (FmStrtab   *table,
+                         guint32     parent,
+                         const char *tail,
+                         guint16     len,
+                         guint32    *id)
+{
+  char key[FM_STRTAB_MAX_LEN + 1];
+  guint16 parent_len;
+  gboolean is_new;
+
+  g_return_val_if_fail (parent != FM_STRTAB_EMPTY && !fm_strtab_is_joined (table, parent), FALSE);
+
+  fm_strtab_get (table, parent, &parent_len);
+  if ((gsize) parent_len + len > FM_STRTAB_MAX_LEN || sizeof parent + len > FM_STRTAB_MAX_LEN)
+    return FALSE;
+  memcpy (key, &parent, sizeof parent);
+  memcpy (key + sizeof parent, tail, len);
+  if (!intern_bytes (table, key, (sizeof parent + len) | FM_STRTAB_JOINED, id, &is_new))
+    return FALSE;
+  if (is_new)
+    fm_strtab_hold (table, parent);
+  return TRUE;
+}
+
+void
+fm_strtab_hold (FmStrtab *table,
+                guint32   id)
+{
+  if (id != FM_STRTAB_EMPTY)
+    fm_strtab_entry (table, id)->refs++;
 }
 
 void
@@ -289,6 +339,7 @@ fm_strtab_release (FmStrtab *table,
                    guint32   id)
 {
   FmStrtabEntry *entry;
+  guint32 parent = FM_STRTAB_EMPTY;
 
   if (id == FM_STRTAB_EMPTY)
     return;
@@ -298,10 +349,13 @@ fm_strtab_release (FmStrtab *table,
   if (--entry->refs > 0)
     return;
 
+  if (entry->len & FM_STRTAB_JOINED)
+    memcpy (&parent, entry->bytes, sizeof parent);
   index_remove (table, id);
   table->n_strings--;
   g_array_append_val (table->free_ids, id);
   entry_free (table, entry);
+  fm_strtab_release (table, parent);
 }
 
 guint32

@@ -7,6 +7,12 @@
  *
  * Id 0 is the empty string, always present and never counted.
  *
+ * A joined string is another string's (its parent, a plain string) followed by its own
+ * bytes (its tail): the viewer keeps a path as its directory and its name, so that a
+ * capture of many files in few directories holds each directory once. A joined id is
+ * read in its two pieces (fm_strtab_get_joined), never with fm_strtab_get; it holds a
+ * reference to its parent while it lives.
+ *
  * Threads: intern and release from one thread only (the owner's). fm_strtab_get may run
  * on any thread for an id it holds a reference to, or, when nothing is ever released (an
  * append-only store), for any id interned before the reader learned of it: an entry
@@ -19,6 +25,8 @@
 G_BEGIN_DECLS
 
 #define FM_STRTAB_EMPTY 0u
+/* The longest string, plain or joined (its parent and tail together). */
+#define FM_STRTAB_MAX_LEN 0x7fffu
 
 typedef struct _FmStrtab FmStrtab;
 
@@ -27,12 +35,25 @@ FmStrtab *fm_strtab_new (void);
 FmStrtab *fm_strtab_ref (FmStrtab *table);
 void fm_strtab_unref (FmStrtab *table);
 
-/* The id of the @len bytes at @s (NUL-free), with one more reference. FALSE when the table
- * holds as many strings as ids exist (about 268 million). */
+/* The id of the @len bytes at @s (NUL-free, at most FM_STRTAB_MAX_LEN), with one more
+ * reference. FALSE when the table holds as many strings as ids exist (about 268
+ * million). */
 gboolean fm_strtab_intern (FmStrtab   *table,
                            const char *s,
                            guint16     len,
                            guint32    *id);
+/* The id of the joined string of @parent (a plain, non-empty id the caller holds) and the
+ * @len bytes at @tail, with one more reference; a new one takes its own reference to
+ * @parent. FALSE as fm_strtab_intern, and when the two are longer than FM_STRTAB_MAX_LEN
+ * together. */
+gboolean fm_strtab_intern_joined (FmStrtab   *table,
+                                  guint32     parent,
+                                  const char *tail,
+                                  guint16     len,
+                                  guint32    *id);
+/* One more reference to @id, a live id the caller holds. */
+void fm_strtab_hold (FmStrtab *table,
+                     guint32   id);
 /* fm_strtab_intern, trying first whether the string is the one of @hint (a live id the
  * caller holds, or FM_STRTAB_EMPTY): consecutive events mostly repeat the command, the
  * flags and often the path of the one before, and comparing with one string is cheaper
@@ -46,10 +67,20 @@ static inline gboolean fm_strtab_intern_like (FmStrtab   *table,
 void fm_strtab_release (FmStrtab *table,
                         guint32   id);
 
-/* The string of a live id, NUL-terminated, and its length. */
+/* The string of a live plain id, NUL-terminated, and its length (for a joined id, the
+ * bytes it keeps: its parent's id, then its tail). */
 static inline const char *fm_strtab_get (FmStrtab *table,
                                          guint32   id,
                                          guint16  *len);
+/* Whether a live id is a joined string's. */
+static inline gboolean fm_strtab_is_joined (FmStrtab *table,
+                                            guint32   id);
+/* The pieces of a live joined id: its parent's id, and its tail (NUL-terminated) and the
+ * tail's length. */
+static inline const char *fm_strtab_get_joined (FmStrtab *table,
+                                                guint32   id,
+                                                guint32  *parent,
+                                                guint16  *len);
 
 /* One past the highest id given out so far: every live id is below it. The owner's
  * thread. */
@@ -69,10 +100,14 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmStrtab, fm_strtab_unref)
 #define FM_STRTAB_PAGE_SHIFT 12
 #define FM_STRTAB_PAGE_IDS (1u << FM_STRTAB_PAGE_SHIFT)
 
+/* In an entry's len: a joined string's, whose bytes are its parent's id (host order) and
+ * then its tail. */
+#define FM_STRTAB_JOINED 0x8000u
+
 typedef struct {
   guint32 refs;
   guint32 hash;
-  guint16 len;
+  guint16 len;    /* of bytes[], with FM_STRTAB_JOINED for a joined string */
   char bytes[];
 } FmStrtabEntry;
 
@@ -103,6 +138,26 @@ fm_strtab_get (FmStrtab *table,
   entry = fm_strtab_entry (table, id);
   *len = entry->len;
   return entry->bytes;
+}
+
+static inline gboolean
+fm_strtab_is_joined (FmStrtab *table,
+                     guint32   id)
+{
+  return id != FM_STRTAB_EMPTY && (fm_strtab_entry (table, id)->len & FM_STRTAB_JOINED) != 0;
+}
+
+static inline const char *
+fm_strtab_get_joined (FmStrtab *table,
+                      guint32   id,
+                      guint32  *parent,
+                      guint16  *len)
+{
+  const FmStrtabEntry *entry = fm_strtab_entry (table, id);
+
+  memcpy (parent, entry->bytes, sizeof *parent);
+  *len = (entry->len & ~FM_STRTAB_JOINED) - sizeof *parent;
+  return entry->bytes + sizeof *parent;
 }
 
 static inline gboolean

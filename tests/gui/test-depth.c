@@ -49,11 +49,12 @@ assert_row_is_event (FmvStore *store,
                      guint     row)
 {
   FmvTestEvent t;
-  FmEvent ev;
+  FmvStoreEvent stored;
+  const FmEvent *ev;
 
   depth_event (&t, row);
-  fmv_store_get_event (store, row, &ev);
-  g_assert_true (fm_event_equal (&ev, &t.event));
+  ev = fmv_store_get_event (store, row, &stored);
+  g_assert_true (fm_event_equal (ev, &t.event));
 }
 
 static void
@@ -82,7 +83,8 @@ test_store_keeps_the_newest_rows (void)
   g_autoptr(FmvStore) store = fmv_store_new ();
   g_autoptr(FmvStore) unbounded = fmv_store_new ();
   guint n_releasing = 0;
-  FmEvent ev;
+  FmvStoreEvent stored;
+  const FmEvent *ev;
 
   fmv_store_set_depth (store, 3 * PAGE);
   g_signal_connect (store, "releasing", G_CALLBACK (count_cb), &n_releasing);
@@ -96,8 +98,8 @@ test_store_keeps_the_newest_rows (void)
   for (guint row = 7 * PAGE; row < 10 * PAGE; row += 997)
     assert_row_is_event (store, row);
   assert_row_is_event (store, 10 * PAGE - 1);
-  fmv_store_get_event (store, 7 * PAGE, &ev);
-  g_assert_cmpuint (ev.seq, ==, 7 * PAGE + 1);
+  ev = fmv_store_get_event (store, 7 * PAGE, &stored);
+  g_assert_cmpuint (ev->seq, ==, 7 * PAGE + 1);
   /* one release of memory a page, not one a row */
   g_assert_cmpuint (n_releasing, ==, 7);
 
@@ -110,9 +112,9 @@ test_store_keeps_the_newest_rows (void)
   {
     g_autoptr(FmvRow) gone = fmv_row_new (store, 0);
 
-    fmv_row_get_event (gone, &ev);
-    g_assert_cmpuint (ev.seq, ==, 0);
-    g_assert_cmpuint (ev.path_len, ==, 0);
+    ev = fmv_row_get_event (gone, &stored);
+    g_assert_cmpuint (ev->seq, ==, 0);
+    g_assert_cmpuint (ev->path_len, ==, 0);
     g_assert_false (fmv_row_get_failed (gone));
   }
 
@@ -176,10 +178,11 @@ assert_list_shows_kept_rows (FmvEventList *list,
     }
   for (guint row = fmv_store_get_first_row (store); row < fmv_store_get_n_rows (store); row++)
     {
-      FmEvent ev;
+      FmvStoreEvent stored;
+      const FmEvent *ev;
 
-      fmv_store_get_event (store, row, &ev);
-      if (filter != NULL && !fm_filter_match (filter, &ev))
+      ev = fmv_store_get_event (store, row, &stored);
+      if (filter != NULL && !fm_filter_match (filter, ev))
         continue;
       g_assert_true (g_hash_table_contains (shown, GUINT_TO_POINTER (row + 1)));
       expected++;
@@ -194,13 +197,14 @@ assert_sorted_by_path (FmvEventList *list)
 
   for (guint p = 1; p < n; p++)
     {
-      FmEvent a, b;
+      FmvStoreEvent sa, sb;
+      const FmEvent *a, *b;
       int r;
 
-      fmv_store_get_event (fmv_event_list_get_store (list), fmv_event_list_get_row (list, p - 1), &a);
-      fmv_store_get_event (fmv_event_list_get_store (list), fmv_event_list_get_row (list, p), &b);
-      r = strcmp (a.path, b.path);
-      g_assert_true (r < 0 || (r == 0 && a.seq < b.seq));
+      a = fmv_store_get_event (fmv_event_list_get_store (list), fmv_event_list_get_row (list, p - 1), &sa);
+      b = fmv_store_get_event (fmv_event_list_get_store (list), fmv_event_list_get_row (list, p), &sb);
+      r = strcmp (a->path, b->path);
+      g_assert_true (r < 0 || (r == 0 && a->seq < b->seq));
     }
 }
 
@@ -365,21 +369,21 @@ test_save_and_open_keep_the_newest (void)
   for (guint row = 0; row < PAGE + 1000; row += 501)
     {
       FmvTestEvent t;
-      FmEvent b;
+      FmvStoreEvent b;
 
       depth_event (&t, first + row);
-      fmv_store_get_event (back, row, &b);
-      g_assert_true (fm_event_equal (&t.event, &b));
+      g_assert_true (fm_event_equal (&t.event, fmv_store_get_event (back, row, &b)));
     }
 
   shallow = fmv_capture_load (file, 1000, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (fmv_store_get_n_rows (shallow) - fmv_store_get_first_row (shallow), ==, 1000);
   {
-    FmEvent ev;
+    FmvStoreEvent stored;
+    const FmEvent *ev;
 
-    fmv_store_get_event (shallow, fmv_store_get_first_row (shallow), &ev);
-    g_assert_cmpuint (ev.seq, ==, first + PAGE + 1);
+    ev = fmv_store_get_event (shallow, fmv_store_get_first_row (shallow), &stored);
+    g_assert_cmpuint (ev->seq, ==, first + PAGE + 1);
   }
   g_unlink (path);
 }

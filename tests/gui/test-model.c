@@ -41,11 +41,12 @@ row_matches (FmvStore   *store,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(FmFilter) filter = fm_filter_new (filter_text, &error);
-  FmEvent ev;
+  FmvStoreEvent stored;
+  const FmEvent *ev;
 
   g_assert_no_error (error);
-  fmv_store_get_event (store, row, &ev);
-  return fm_filter_match (filter, &ev);
+  ev = fmv_store_get_event (store, row, &stored);
+  return fm_filter_match (filter, ev);
 }
 
 /* ---- store ------------------------------------------------------------------------------ */
@@ -59,30 +60,36 @@ test_store_reads_back_every_field (void)
   for (guint i = 0; i < 5000; i++)
     {
       FmvTestEvent t;
-      FmEvent ev;
+      FmvStoreEvent stored;
+      const FmEvent *ev;
 
       fmv_test_event (&t, i);
-      fmv_store_get_event (store, i, &ev);
-      g_assert_true (fm_event_equal (&ev, &t.event));
+      ev = fmv_store_get_event (store, i, &stored);
+      g_assert_true (fm_event_equal (ev, &t.event));
       g_assert_cmpint (fmv_store_get_result (store, i), ==, t.event.result);
     }
   g_assert_cmpuint (fmv_store_get_last_seq (store), ==, 5000);
 }
 
 /* Long names, non-UTF-8 bytes, and more rows than a page holds; a name the rows repeat
- * is held once, whatever its length. */
+ * is held once, whatever its length; a path is its directory and its name put together
+ * again, up to the longest. */
 static void
 test_store_keeps_bytes_and_spans_pages (void)
 {
   g_autoptr(FmvStore) store = fmv_store_new ();
   g_autofree char *long_path = g_strnfill (FM_PATH_MAX - 1, 'p');
   const char odd[] = "/tmp/caf\xe9-\xff";
+  g_autofree char *too_long = g_strnfill (FM_PATH_MAX + 10, 'd');
   FmEvent ev = { .seq = 1, .syscall_nr = 257, .result = -2 };
-  FmEvent back;
-  guint row;
+  FmvStoreEvent stored;
+  const FmEvent *back;
+  guint row, joined_row;
   const guint n = 70000;   /* a page holds 65536 rows */
 
   long_path[0] = '/';
+  long_path[2000] = '/';
+  too_long[0] = too_long[FM_PATH_MAX - 1] = too_long[FM_PATH_MAX + 2] = '/';
   for (guint i = 0; i < n; i++)
     {
       ev.seq = i + 1;
@@ -90,19 +97,26 @@ test_store_keeps_bytes_and_spans_pages (void)
       g_assert_true (fmv_store_append (store, &ev, &row));
       g_assert_cmpuint (row, ==, i);
     }
+  fm_event_set_strings (&ev, "cat", too_long, "x/y", "x");
+  g_assert_true (fmv_store_append (store, &ev, &joined_row));
   fm_event_set_strings (&ev, "c\xfft", odd, NULL, "AT_FDCWD");
   g_assert_true (fmv_store_append (store, &ev, &row));
 
   for (guint i = 0; i < n; i++)
     {
-      fmv_store_get_event (store, i, &back);
-      g_assert_cmpuint (back.seq, ==, i + 1);
-      g_assert_cmpuint (back.path_len, ==, FM_PATH_MAX - 1);
-      g_assert_cmpmem (back.path2, back.path2_len, long_path, FM_PATH_MAX - 1);
+      back = fmv_store_get_event (store, i, &stored);
+      g_assert_cmpuint (back->seq, ==, i + 1);
+      g_assert_cmpmem (back->path, back->path_len, long_path, FM_PATH_MAX - 1);
+      g_assert_cmpint (back->path[back->path_len], ==, '\0');
+      g_assert_cmpmem (back->path2, back->path2_len, long_path, FM_PATH_MAX - 1);
     }
-  fmv_store_get_event (store, row, &back);
-  g_assert_cmpmem (back.path, back.path_len, odd, strlen (odd));
-  g_assert_cmpmem (back.comm, back.comm_len, "c\xfft", 3);
+  /* clamped as the stream's encoder clamps it: its last slash is the one kept */
+  back = fmv_store_get_event (store, joined_row, &stored);
+  g_assert_cmpmem (back->path, back->path_len, too_long, FM_PATH_MAX);
+  g_assert_cmpmem (back->path2, back->path2_len, "x/y", 3);
+  back = fmv_store_get_event (store, row, &stored);
+  g_assert_cmpmem (back->path, back->path_len, odd, strlen (odd));
+  g_assert_cmpmem (back->comm, back->comm_len, "c\xfft", 3);
   /* far less than one copy of the path a row: the records, and the strings once */
   g_assert_cmpuint (fmv_store_get_memory_size (store), <, (gsize) n * 100 + 1024 * 1024);
 }
@@ -131,7 +145,8 @@ test_store_keeps_sequence_gaps (void)
   const guint page = FMV_STORE_PAGE_ROWS;
   g_autoptr(FmvStore) consecutive = fmv_store_new ();
   g_autoptr(FmvStore) store = fmv_store_new ();
-  FmEvent ev;
+  FmvStoreEvent stored;
+  const FmEvent *ev;
 
   for (guint i = 0; i < 4 * page; i++)
     {
@@ -144,16 +159,16 @@ test_store_keeps_sequence_gaps (void)
       if (i == page + page / 2 - 1 || i == page + page / 2)
         for (guint row = page; row <= i; row++)
           {
-            fmv_store_get_event (store, row, &ev);
-            g_assert_cmpuint (ev.seq, ==, gappy_seq (row));
+            ev = fmv_store_get_event (store, row, &stored);
+            g_assert_cmpuint (ev->seq, ==, gappy_seq (row));
           }
     }
   for (guint i = 0; i < 4 * page; i++)
     {
-      fmv_store_get_event (store, i, &ev);
-      g_assert_cmpuint (ev.seq, ==, gappy_seq (i));
-      fmv_store_get_event (consecutive, i, &ev);
-      g_assert_cmpuint (ev.seq, ==, i + 1);
+      ev = fmv_store_get_event (store, i, &stored);
+      g_assert_cmpuint (ev->seq, ==, gappy_seq (i));
+      ev = fmv_store_get_event (consecutive, i, &stored);
+      g_assert_cmpuint (ev->seq, ==, i + 1);
     }
   g_assert_cmpuint (fmv_store_get_last_seq (store), ==, gappy_seq (4 * page - 1));
   /* the second and third pages keep their rows' numbers, 8 bytes a row */
@@ -203,12 +218,13 @@ test_store_gives_back_stream_records (void)
   for (guint i = 0; i < 3000; i++)
     {
       FmvTestEvent t;
-      FmEvent ev;
+      FmvStoreEvent stored;
+      const FmEvent *ev;
 
       fmv_test_event (&t, i);
-      fmv_store_get_event (store, i, &ev);
-      g_assert_true (fm_event_equal (&ev, &t.event));
-      fm_record_append_event (again, &ev);
+      ev = fmv_store_get_event (store, i, &stored);
+      g_assert_true (fm_event_equal (ev, &t.event));
+      fm_record_append_event (again, ev);
     }
   g_assert_cmpmem (again->data, again->len, stream->data, stream->len);
   g_assert_cmpuint (fmv_store_get_last_seq (store), ==, 3000);
@@ -478,38 +494,37 @@ typedef struct {
 static int
 compare_texts (FmvRow *a, FmvRow *b, FmvColumn column)
 {
-  FmEvent ea, eb;
-
-  fmv_row_get_event (a, &ea);
-  fmv_row_get_event (b, &eb);
+  FmvStoreEvent sa, sb;
+  const FmEvent *ea = fmv_row_get_event (a, &sa);
+  const FmEvent *eb = fmv_row_get_event (b, &sb);
   switch (column)
     {
     case FMV_COLUMN_TIME:
-      return (ea.time_ns > eb.time_ns) - (ea.time_ns < eb.time_ns);
+      return (ea->time_ns > eb->time_ns) - (ea->time_ns < eb->time_ns);
     case FMV_COLUMN_PROCESS:
-      return strcmp (ea.comm, eb.comm);
+      return strcmp (ea->comm, eb->comm);
     case FMV_COLUMN_PID:
-      return (ea.pid > eb.pid) - (ea.pid < eb.pid);
+      return (ea->pid > eb->pid) - (ea->pid < eb->pid);
     case FMV_COLUMN_SYSCALL:
       {
         char na[16], nb[16];
 
-        return strcmp (fm_syscall_name (ea.syscall_nr, na), fm_syscall_name (eb.syscall_nr, nb));
+        return strcmp (fm_syscall_name (ea->syscall_nr, na), fm_syscall_name (eb->syscall_nr, nb));
       }
     case FMV_COLUMN_RESULT:
-      return (ea.result > eb.result) - (ea.result < eb.result);
+      return (ea->result > eb->result) - (ea->result < eb->result);
     case FMV_COLUMN_PATH:
-      return strcmp (ea.path, eb.path);
+      return strcmp (ea->path, eb->path);
     case FMV_COLUMN_DETAIL:
-      return strcmp (ea.detail, eb.detail);
+      return strcmp (ea->detail, eb->detail);
     case FMV_COLUMN_DURATION:
-      return (ea.duration_ns > eb.duration_ns) - (ea.duration_ns < eb.duration_ns);
+      return (ea->duration_ns > eb->duration_ns) - (ea->duration_ns < eb->duration_ns);
     case FMV_COLUMN_USER:
-      return (ea.uid > eb.uid) - (ea.uid < eb.uid);
+      return (ea->uid > eb->uid) - (ea->uid < eb->uid);
     case FMV_COLUMN_TID:
-      return (ea.tid > eb.tid) - (ea.tid < eb.tid);
+      return (ea->tid > eb->tid) - (ea->tid < eb->tid);
     case FMV_COLUMN_PPID:
-      return (ea.ppid > eb.ppid) - (ea.ppid < eb.ppid);
+      return (ea->ppid > eb->ppid) - (ea->ppid < eb->ppid);
     case FMV_COLUMN_NONE:
     case FMV_N_COLUMNS:
     default:
@@ -703,11 +718,10 @@ test_capture_round_trip (void)
   g_assert_cmpuint (fmv_store_get_n_rows (back), ==, 3001);
   for (guint i = 0; i < 3001; i++)
     {
-      FmEvent a, b;
+      FmvStoreEvent a, b;
 
-      fmv_store_get_event (store, i, &a);
-      fmv_store_get_event (back, i, &b);
-      g_assert_true (fm_event_equal (&a, &b));
+      g_assert_true (fm_event_equal (fmv_store_get_event (store, i, &a),
+                                     fmv_store_get_event (back, i, &b)));
     }
   g_unlink (path);
 }
@@ -747,11 +761,10 @@ test_capture_saves_the_rows_shown (void)
   g_assert_cmpuint (fmv_store_get_n_rows (back), ==, rows->len);
   for (guint i = 0; i < rows->len; i++)
     {
-      FmEvent a, b;
+      FmvStoreEvent a, b;
 
-      fmv_store_get_event (store, fmv_event_list_get_row (list, i), &a);
-      fmv_store_get_event (back, i, &b);
-      g_assert_true (fm_event_equal (&a, &b));
+      g_assert_true (fm_event_equal (fmv_store_get_event (store, fmv_event_list_get_row (list, i), &a),
+                                     fmv_store_get_event (back, i, &b)));
     }
   g_unlink (path);
 }

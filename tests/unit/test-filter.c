@@ -521,6 +521,41 @@ test_field_info (void)
   }
 }
 
+/* A filter that says it reads no path gives the same verdict on an event with its paths
+ * left out; one that may read them says so. */
+static void
+test_reads_paths (void)
+{
+  static const struct { const char *text; gboolean reads; } cases[] = {
+    { "", FALSE },
+    { "result<0 and pid=812", FALSE },
+    { "comm=sshd or detail~O_RDONLY", FALSE },
+    { "not (comm=ssh* and syscall=open*) or user=root", FALSE },
+    { "errno=EACCES and time>=12:00", FALSE },
+    { "path=/etc/*", TRUE },
+    { "comm=sshd and not path2~x", TRUE },
+    { "path/etc", TRUE },
+    { "Shadow", TRUE },
+    { "/Sha(dow)?/", TRUE },
+    { "comm=cat or (pid=1 and path='/etc/Shadow file')", TRUE },
+  };
+  FmEvent e = sample_event ();
+  FmEvent no_paths = e;
+
+  no_paths.path = no_paths.path2 = "";
+  no_paths.path_len = no_paths.path2_len = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(FmFilter) filter = fm_filter_new (cases[i].text, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (fm_filter_reads_paths (filter), ==, cases[i].reads);
+      if (!cases[i].reads)
+        g_assert_cmpint (fm_filter_match (filter, &e), ==, fm_filter_match (filter, &no_paths));
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -546,6 +581,7 @@ main (int argc, char **argv)
   g_test_add_func ("/filter/value/quoted-escapes-and-bytes", test_quoted_values);
   g_test_add_func ("/filter/field/numeric-fields-every-operator", test_numeric_fields_every_operator);
   g_test_add_func ("/filter/field/failed-and-errno-follow-the-result", test_failed_and_errno);
+  g_test_add_func ("/filter/reads-paths", test_reads_paths);
 
   return g_test_run ();
 }

@@ -83,6 +83,79 @@ test_released_ids_are_reused (void)
   g_assert_cmpuint (a, !=, b);
 }
 
+static void
+assert_joined (FmStrtab   *table,
+               guint32     id,
+               guint32     want_parent,
+               const char *want_tail)
+{
+  guint32 parent;
+  guint16 len;
+  const char *tail;
+
+  g_assert_true (fm_strtab_is_joined (table, id));
+  tail = fm_strtab_get_joined (table, id, &parent, &len);
+  g_assert_cmpuint (parent, ==, want_parent);
+  g_assert_cmpmem (tail, len, want_tail, strlen (want_tail));
+  g_assert_cmpint (tail[len], ==, '\0');
+}
+
+/* A joined string is found again by its parent and tail, is never a plain string of the
+ * same bytes, holds its parent while it lives, and takes it along when it goes. */
+static void
+test_joined_strings (void)
+{
+  g_autoptr(FmStrtab) table = fm_strtab_new ();
+  g_autofree char *long_tail = g_strnfill (FM_STRTAB_MAX_LEN, 'x');
+  guint32 ids[5], dir, other_dir, a, b, c, plain, refused = 99;
+  char raw[4 + 7];
+  gsize released_memory;
+
+  /* five ids used and released: what the table takes once the five below are gone */
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    g_assert_true (fm_strtab_intern (table, long_tail, i + 1, &ids[i]));
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    fm_strtab_release (table, ids[i]);
+  released_memory = fm_strtab_get_memory (table);
+
+  g_assert_true (fm_strtab_intern (table, "/etc", 4, &dir));
+  g_assert_true (fm_strtab_intern (table, "/usr", 4, &other_dir));
+  g_assert_false (fm_strtab_is_joined (table, dir));
+  g_assert_false (fm_strtab_is_joined (table, FM_STRTAB_EMPTY));
+  g_assert_true (fm_strtab_intern_joined (table, dir, "/passwd", 7, &a));
+  g_assert_true (fm_strtab_intern_joined (table, dir, "/passwd", 7, &b));
+  g_assert_true (fm_strtab_intern_joined (table, other_dir, "/passwd", 7, &c));
+  g_assert_cmpuint (a, ==, b);
+  g_assert_cmpuint (a, !=, c);
+  assert_joined (table, a, dir, "/passwd");
+  assert_joined (table, c, other_dir, "/passwd");
+  /* the bytes a joined entry keeps, interned as a plain string, are another string */
+  memcpy (raw, &dir, 4);
+  memcpy (raw + 4, "/passwd", 7);
+  g_assert_true (fm_strtab_intern (table, raw, sizeof raw, &plain));
+  g_assert_cmpuint (plain, !=, a);
+  g_assert_false (fm_strtab_is_joined (table, plain));
+  fm_strtab_release (table, plain);
+  /* too long with its parent: refused, nothing taken */
+  g_assert_false (fm_strtab_intern_joined (table, dir, long_tail, FM_STRTAB_MAX_LEN - 3, &refused));
+  g_assert_cmpuint (fm_strtab_get_n_strings (table), ==, 4);
+
+  /* the joined strings hold their parents: the caller's references can go first */
+  fm_strtab_release (table, dir);
+  fm_strtab_release (table, other_dir);
+  assert_string (table, dir, "/etc", 4);
+  fm_strtab_hold (table, c);
+  fm_strtab_release (table, c);
+  assert_joined (table, c, other_dir, "/passwd");
+  fm_strtab_release (table, c);
+  g_assert_cmpuint (fm_strtab_get_n_strings (table), ==, 2);
+  fm_strtab_release (table, a);
+  assert_joined (table, b, dir, "/passwd");
+  fm_strtab_release (table, b);
+  g_assert_cmpuint (fm_strtab_get_n_strings (table), ==, 0);
+  g_assert_cmpuint (fm_strtab_get_memory (table), ==, released_memory);
+}
+
 static gsize
 path_of (guint i, char buf[64])
 {
@@ -221,6 +294,7 @@ main (int argc, char **argv)
   g_test_add_func ("/strtab/empty-string-is-id-zero", test_empty_is_id_zero);
   g_test_add_func ("/strtab/refcount/string-goes-with-the-last-reference", test_refcount_to_zero);
   g_test_add_func ("/strtab/ids/released-ids-are-reused", test_released_ids_are_reused);
+  g_test_add_func ("/strtab/joined/parent-and-tail", test_joined_strings);
   g_test_add_func ("/strtab/index/many-distinct-strings", test_many_distinct_strings);
   g_test_add_func ("/strtab/compact-event/limits-clamped-as-the-encoder-does", test_compact_event_at_the_limits);
   g_test_add_func ("/strtab/compact-event/like-the-one-before", test_compact_event_like_the_one_before);
