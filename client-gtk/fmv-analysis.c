@@ -194,7 +194,7 @@ fmv_analysis_new (FmvStore      *store,
     {
       FmvStoreEvent stored;
       const FmEvent *ev = fmv_store_get_event (store, rows[i], &stored);
-      guint32 path = fmv_store_get_record (store, rows[i])->path_id;
+      guint32 path = stored.record.path_id;
       Key key;
       gboolean is_new;
       guint proc, file = G_MAXUINT;
@@ -296,8 +296,7 @@ fmv_analysis_count_values (FmvStore      *store,
       gboolean is_new;
       guint index;
 
-      key = field_key (fmv_store_get_event (store, rows[i], &stored),
-                       fmv_store_get_record (store, rows[i]), field);
+      key = field_key (fmv_store_get_event (store, rows[i], &stored), &stored.record, field);
       index = intern (values, &key, &n_values, &is_new);
       if (is_new)
         {

@@ -29,8 +29,8 @@ fmv_match_rows (FmvStore     *store,
       if ((row % CANCEL_CHECK_ROWS) == 0 && g_cancellable_is_cancelled (cancellable))
         return G_MAXUINT;
       ev = paths ? fmv_store_get_event (store, row, &stored)
-                 : fmv_store_get_event_without_paths (store, row, &stored.event);
-      if (memo != NULL ? fm_filter_memo_match (memo, ev, fmv_store_get_record (store, row))
+                 : fmv_store_get_event_without_paths (store, row, &stored);
+      if (memo != NULL ? fm_filter_memo_match (memo, ev, &stored.record)
                        : fm_filter_match (filter, ev))
         rows[n++] = row;
     }

@@ -68,7 +68,8 @@ make_entry (FmvStore  *store,
             guint      row,
             SortEntry *entry)
 {
-  const FmCompactEvent *r = fmv_store_get_record (store, row);
+  FmCompactEvent record;
+  const FmCompactEvent *r = fmv_store_get_record (store, row, &record);
 
   entry->row = row;
   switch (column)

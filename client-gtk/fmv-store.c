@@ -1,10 +1,13 @@
 /* fmv-store.c: the event store behind the viewer's event list, bounded by its depth.
  *
- * Layout: compact records (fm-compact-event.h), fixed-size, in pages of 64 Ki rows, their
- * strings once each in a reference-counted string table (a row holds one reference to
- * each of its strings, as the daemon's ring does), a path as its directory and its name
- * joined (fm_strtab_intern_joined): a capture of many files in one directory, the files a
- * build writes or an installer unpacks, holds the directory once and only the names. A page's sequence numbers are its
+ * Layout: records of 42 bytes, fixed-size, in pages of 64 Ki rows: a compact event
+ * (fm-compact-event.h) whose pid, ppid, tid, uid and command are one id, of the task they
+ * make (a capture's thousands of threads make its millions of events). Strings and tasks
+ * are held once each in a reference-counted string table (a row holds one reference to
+ * each of its strings and its task, as the daemon's ring does for strings). A path is its
+ * directory and its name joined (fm_strtab_intern_joined): a capture of many files in one
+ * directory, the files a build writes or an installer unpacks, holds the directory once
+ * and only the names; a task is its command joined with its four numbers. A page's sequence numbers are its
  * first row's plus the row's index while its rows are consecutive events, as a capture
  * read whole or followed without a loss gives them; the first row that is not makes the
  * page keep an array of them (a filtered capture, events missed). Page p lives in slot p % MAX_PAGES of
@@ -34,11 +37,35 @@
 
 G_STATIC_ASSERT (PAGE_ROWS == 1u << PAGE_SHIFT);
 
+/* A row: its compact event's fields but the task's. */
+typedef struct __attribute__ ((packed)) {
+  guint64 time_ns;
+  guint64 duration_ns;
+  gint64 result;
+  guint32 task_id;
+  guint32 path_id;
+  guint32 path2_id;
+  guint32 detail_id;
+  guint16 syscall_nr;
+} Record;
+
+/* The numbers of a task, as the tail of its string (its command's id the parent). */
+typedef struct {
+  guint32 pid;
+  guint32 ppid;
+  guint32 tid;
+  guint32 uid;
+} Task;
+
+/* A field added to the compact event needs a place here: a record is a compact event
+ * whose pid, ppid, tid, uid and comm id (20 bytes) are a task id (4). */
+G_STATIC_ASSERT (sizeof (Record) + sizeof (Task) == sizeof (FmCompactEvent));
+
 struct _FmvStore
 {
   GObject parent_instance;
 
-  FmCompactEvent **pages;   /* MAX_PAGES slots, each PAGE_ROWS records */
+  Record **pages;           /* MAX_PAGES slots, each PAGE_ROWS records */
   guint64 *first_seqs;      /* MAX_PAGES slots, the sequence number of a page's first row */
   guint64 **seq_pages;      /* MAX_PAGES slots: NULL, or each row's sequence number */
   guint first_page;         /* pages [first_page, end_page) are allocated */
@@ -63,7 +90,7 @@ slot_of (guint row)
   return (row >> PAGE_SHIFT) % MAX_PAGES;
 }
 
-static inline const FmCompactEvent *
+static inline const Record *
 record_at (FmvStore *self,
            guint     row)
 {
@@ -145,7 +172,7 @@ fmv_store_class_init (FmvStoreClass *klass)
 static void
 fmv_store_init (FmvStore *self)
 {
-  self->pages = g_new0 (FmCompactEvent *, MAX_PAGES);
+  self->pages = g_new0 (Record *, MAX_PAGES);
   self->first_seqs = g_new0 (guint64, MAX_PAGES);
   self->seq_pages = g_new0 (guint64 *, MAX_PAGES);
   self->strings = fm_strtab_new ();
@@ -155,6 +182,47 @@ FmvStore *
 fmv_store_new (void)
 {
   return g_object_new (FMV_TYPE_STORE, NULL);
+}
+
+static void
+release_record (FmvStore     *self,
+                const Record *record)
+{
+  fm_strtab_release (self->strings, record->task_id);
+  fm_strtab_release (self->strings, record->path_id);
+  fm_strtab_release (self->strings, record->path2_id);
+  fm_strtab_release (self->strings, record->detail_id);
+}
+
+/* The compact event of @record: its task's fields put back. */
+static void
+expand (FmvStore       *self,
+        const Record   *record,
+        FmCompactEvent *out)
+{
+  guint32 comm = FM_STRTAB_EMPTY;
+  const char *bytes;
+  guint16 len;
+  Task task;
+
+  if (fm_strtab_is_joined (self->strings, record->task_id))
+    bytes = fm_strtab_get_joined (self->strings, record->task_id, &comm, &len);
+  else
+    bytes = fm_strtab_get (self->strings, record->task_id, &len);
+  g_assert (len == sizeof task);
+  memcpy (&task, bytes, sizeof task);
+  out->time_ns = record->time_ns;
+  out->duration_ns = record->duration_ns;
+  out->pid = task.pid;
+  out->ppid = task.ppid;
+  out->tid = task.tid;
+  out->uid = task.uid;
+  out->comm_id = comm;
+  out->syscall_nr = record->syscall_nr;
+  out->result = record->result;
+  out->path_id = record->path_id;
+  out->path2_id = record->path2_id;
+  out->detail_id = record->detail_id;
 }
 
 /* Frees the pages wholly below the first row, unless a reader holds the store. The
@@ -169,10 +237,10 @@ collect (FmvStore *self)
   g_signal_emit (self, signals[RELEASING], 0);
   for (; self->first_page < gone_pages; self->first_page++)
     {
-      const FmCompactEvent *records = self->pages[self->first_page % MAX_PAGES];
+      const Record *records = self->pages[self->first_page % MAX_PAGES];
 
       for (guint i = 0; i < PAGE_ROWS; i++)
-        fm_compact_event_release (&records[i], self->strings);
+        release_record (self, &records[i]);
       free_page (self, self->first_page);
     }
 }
@@ -227,18 +295,56 @@ intern_path (FmvStore   *self,
   return ok;
 }
 
-/* fm_compact_event_intern, the paths kept as directory and name. */
+/* The task id of @compact's pid, ppid, tid, uid and command (whose reference it takes
+ * over), with one more reference. @hint is the task of the row before. */
 static gboolean
-intern_record (FmvStore             *self,
-               FmCompactEvent       *record,
-               const FmEvent        *event,
-               const FmCompactEvent *like)
+intern_task (FmvStore             *self,
+             const FmCompactEvent *compact,
+             guint32               hint,
+             guint32              *id)
+{
+  const Task task = { compact->pid, compact->ppid, compact->tid, compact->uid };
+  gboolean ok;
+
+  if (compact->comm_id == FM_STRTAB_EMPTY)
+    return fm_strtab_intern_like (self->strings, (const char *) &task, sizeof task, hint, id);
+  if (fm_strtab_is_joined (self->strings, hint))
+    {
+      guint32 comm;
+      guint16 len;
+      const char *bytes = fm_strtab_get_joined (self->strings, hint, &comm, &len);
+
+      /* most rows are a task of the row before's */
+      if (comm == compact->comm_id && memcmp (bytes, &task, sizeof task) == 0)
+        {
+          fm_strtab_hold (self->strings, hint);
+          fm_strtab_release (self->strings, compact->comm_id);
+          *id = hint;
+          return TRUE;
+        }
+    }
+  /* the joined string holds its own reference to its command */
+  ok = fm_strtab_intern_joined (self->strings, compact->comm_id, (const char *) &task, sizeof task, id);
+  fm_strtab_release (self->strings, compact->comm_id);
+  return ok;
+}
+
+/* fm_compact_event_intern, the paths kept as directory and name and the task as one id.
+ * @like is the row before, or NULL. */
+static gboolean
+intern_record (FmvStore      *self,
+               Record        *record,
+               const FmEvent *event,
+               const Record  *like)
 {
   FmEvent rest = *event;
-  guint32 path, path2;
+  FmCompactEvent compact, before;
+  guint32 path, path2, task;
 
+  if (like != NULL)
+    expand (self, like, &before);
   rest.path_len = rest.path2_len = 0;
-  if (!fm_compact_event_intern (record, &rest, self->strings, like))
+  if (!fm_compact_event_intern (&compact, &rest, self->strings, like != NULL ? &before : NULL))
     return FALSE;
   if (!intern_path (self, event->path, MIN (event->path_len, FM_PATH_MAX),
                     like != NULL ? like->path_id : FM_STRTAB_EMPTY, &path))
@@ -249,12 +355,28 @@ intern_record (FmvStore             *self,
       fm_strtab_release (self->strings, path);
       goto full;
     }
-  record->path_id = path;
-  record->path2_id = path2;
+  if (!intern_task (self, &compact, like != NULL ? like->task_id : FM_STRTAB_EMPTY, &task))
+    {
+      fm_strtab_release (self->strings, path);
+      fm_strtab_release (self->strings, path2);
+      /* the command's reference went with the attempt */
+      compact.comm_id = FM_STRTAB_EMPTY;
+      goto full;
+    }
+  *record = (Record) {
+    .time_ns = compact.time_ns,
+    .duration_ns = compact.duration_ns,
+    .result = compact.result,
+    .task_id = task,
+    .path_id = path,
+    .path2_id = path2,
+    .detail_id = compact.detail_id,
+    .syscall_nr = compact.syscall_nr,
+  };
   return TRUE;
 
 full:
-  fm_compact_event_release (record, self->strings);
+  fm_compact_event_release (&compact, self->strings);
   return FALSE;
 }
 
@@ -279,7 +401,7 @@ fmv_store_append (FmvStore      *self,
       if (self->pages[slot] != NULL)
         return FALSE;
       /* g_malloc of MiBs is an mmap: untouched tail pages cost nothing */
-      self->pages[slot] = g_new (FmCompactEvent, PAGE_ROWS);
+      self->pages[slot] = g_new (Record, PAGE_ROWS);
       self->end_page++;
     }
   /* The row before is held: trim() never lets the newest row go. */
@@ -477,27 +599,24 @@ fmv_store_get_event (FmvStore      *self,
                      guint          row,
                      FmvStoreEvent *stored)
 {
-  const FmCompactEvent *record;
-  FmEvent *event = &stored->event;
+  FmEvent *event = fmv_store_get_event_without_paths (self, row, stored);
 
-  g_assert (row < fmv_store_get_n_rows (self));
-
-  record = record_at (self, row);
-  /* a joined path's id reads as its stored bytes there, replaced below */
-  fm_compact_event_view (record, seq_at (self, row), self->strings, event);
-  event->path = fmv_store_get_string (self, record->path_id, stored->path, &event->path_len);
-  event->path2 = fmv_store_get_string (self, record->path2_id, stored->path2, &event->path2_len);
+  event->path = fmv_store_get_string (self, stored->record.path_id, stored->path, &event->path_len);
+  event->path2 = fmv_store_get_string (self, stored->record.path2_id, stored->path2,
+                                       &event->path2_len);
   return event;
 }
 
-const FmEvent *
-fmv_store_get_event_without_paths (FmvStore *self,
-                                   guint     row,
-                                   FmEvent  *event)
+FmEvent *
+fmv_store_get_event_without_paths (FmvStore      *self,
+                                   guint          row,
+                                   FmvStoreEvent *stored)
 {
-  g_assert (row < fmv_store_get_n_rows (self));
+  FmEvent *event = &stored->event;
 
-  fm_compact_event_view (record_at (self, row), seq_at (self, row), self->strings, event);
+  fmv_store_get_record (self, row, &stored->record);
+  /* a joined path's id reads as its stored bytes there: left out */
+  fm_compact_event_view (&stored->record, seq_at (self, row), self->strings, event);
   event->path = event->path2 = "";
   event->path_len = event->path2_len = 0;
   return event;
@@ -508,8 +627,6 @@ fmv_store_get_event_if_held (FmvStore      *self,
                              guint          row,
                              FmvStoreEvent *stored)
 {
-  static const FmCompactEvent empty;
-
   g_return_val_if_fail (FMV_IS_STORE (self), FALSE);
 
   /* Readable, not only held: a row just below the first row is still on screen until the
@@ -521,17 +638,20 @@ fmv_store_get_event_if_held (FmvStore      *self,
       return TRUE;
     }
   /* every string id of a zeroed record is the empty string's */
-  fm_compact_event_view (&empty, 0, self->strings, &stored->event);
+  memset (&stored->record, 0, sizeof stored->record);
+  fm_compact_event_view (&stored->record, 0, self->strings, &stored->event);
   return FALSE;
 }
 
 const FmCompactEvent *
-fmv_store_get_record (FmvStore *self,
-                      guint     row)
+fmv_store_get_record (FmvStore       *self,
+                      guint           row,
+                      FmCompactEvent *record)
 {
   g_assert (row < fmv_store_get_n_rows (self));
 
-  return record_at (self, row);
+  expand (self, record_at (self, row), record);
+  return record;
 }
 
 guint32
@@ -563,7 +683,7 @@ fmv_store_get_memory_size (FmvStore *self)
   for (guint page = self->first_page; page < self->end_page; page++)
     if (self->seq_pages[page % MAX_PAGES] != NULL)
       seqs += PAGE_ROWS * sizeof (guint64);
-  return (gsize) n_rows * sizeof (FmCompactEvent) + seqs
+  return (gsize) n_rows * sizeof (Record) + seqs
          + fm_strtab_get_memory (self->strings)
          + MAX_PAGES * (2 * sizeof (gpointer) + sizeof (guint64));
 }

@@ -2,10 +2,11 @@
  * N (the history depth).
  *
  * A million events must fit in little memory and never move once written, so rows are
- * kept as the daemon's ring keeps them (fm-compact-event.h): 58 bytes of fixed fields and
- * string ids, each string a capture repeats held once, and the sequence number only where
- * rows stop being consecutive events. Nothing per row is a GObject;
- * fmv-event-list.c creates row objects only for the rows a view asks for.
+ * kept much as the daemon's ring keeps them (fm-compact-event.h): 42 bytes of fixed
+ * fields and ids, each string a capture repeats held once, the process fields once per
+ * thread, a path's directory once for its files, and the sequence number only where rows
+ * stop being consecutive events. Nothing per row is a GObject; fmv-event-list.c creates
+ * row objects only for the rows a view asks for.
  *
  * Row numbers are absolute: the first row appended is 0 for the store's life, and the
  * rows held are [first row, n rows). Past the depth the oldest rows go; their memory (and
@@ -68,11 +69,13 @@ gboolean fmv_store_forget_gone_rows (FmvStore *self,
 void fmv_store_hold (FmvStore *self);
 void fmv_store_unhold (FmvStore *self);
 
-/* An event read from the store (.event), and the room its paths are put together in:
- * the store keeps a path as its directory and its name (fm_strtab_intern_joined), so
- * that a capture of many files in few directories holds each directory once. */
+/* An event read from the store (.event), its fields and string ids (.record, for a
+ * filter's memo), and the room its paths are put together in: the store keeps a path as
+ * its directory and its name (fm_strtab_intern_joined), so that a capture of many files
+ * in few directories holds each directory once. */
 typedef struct {
   FmEvent event;
+  FmCompactEvent record;
   char path[FM_PATH_MAX + 1];
   char path2[FM_PATH_MAX + 1];
 } FmvStoreEvent;
@@ -86,9 +89,9 @@ const FmEvent *fmv_store_get_event (FmvStore      *self,
 /* fmv_store_get_event with the paths left empty, for a reader that never looks at them
  * (a filter that reads no path, fm_filter_reads_paths): putting them together is most of
  * what reading a row costs. */
-const FmEvent *fmv_store_get_event_without_paths (FmvStore *self,
-                                                  guint     row,
-                                                  FmEvent  *event);
+FmEvent *fmv_store_get_event_without_paths (FmvStore      *self,
+                                            guint          row,
+                                            FmvStoreEvent *stored);
 /* The same, in @stored's event, for a row that may have gone (a row object outliving
  * its row): FALSE and an empty event (zeros, empty strings) when its memory has. The
  * owner's thread. */
@@ -108,10 +111,11 @@ int fmv_store_compare_strings (FmvStore *self,
                                guint32   a,
                                guint32   b);
 
-/* The record of row @row (as fmv_store_get_event): its string ids, for a filter's memo
- * (fm-filter-memo.h). */
-const FmCompactEvent *fmv_store_get_record (FmvStore *self,
-                                            guint     row);
+/* Row @row's fields and string ids (as fmv_store_get_event reads it) in @record,
+ * returned: for sorting and counting by id, and a filter's memo (fm-filter-memo.h). */
+const FmCompactEvent *fmv_store_get_record (FmvStore       *self,
+                                            guint           row,
+                                            FmCompactEvent *record);
 /* One past the highest string id the rows hold now, for a filter's memo. The owner's
  * thread. */
 guint32 fmv_store_get_string_id_bound (FmvStore *self);
@@ -122,7 +126,8 @@ gint64 fmv_store_get_result (FmvStore *self,
 
 /* Bytes the store holds (records, strings, page table), for the measurements. */
 gsize fmv_store_get_memory_size (FmvStore *self);
-/* Distinct strings the store holds. */
+/* Distinct strings the store holds (a joined path's directory and its name count as
+ * two, a task as one). */
 guint fmv_store_get_n_strings (FmvStore *self);
 
 /* The highest sequence number appended, 0 when empty. */

@@ -84,7 +84,7 @@ test_store_keeps_bytes_and_spans_pages (void)
   FmEvent ev = { .seq = 1, .syscall_nr = 257, .result = -2 };
   FmvStoreEvent stored;
   const FmEvent *back;
-  guint row, joined_row;
+  guint row, joined_row, nameless_row;
   const guint n = 70000;   /* a page holds 65536 rows */
 
   long_path[0] = '/';
@@ -99,6 +99,13 @@ test_store_keeps_bytes_and_spans_pages (void)
     }
   fm_event_set_strings (&ev, "cat", too_long, "x/y", "x");
   g_assert_true (fmv_store_append (store, &ev, &joined_row));
+  /* a thread without a name: its numbers are kept all the same */
+  ev.pid = 4000000000u;
+  ev.ppid = 7;
+  ev.tid = 4000000001u;
+  ev.uid = G_MAXUINT32;
+  fm_event_set_strings (&ev, "", "/x", NULL, NULL);
+  g_assert_true (fmv_store_append (store, &ev, &nameless_row));
   fm_event_set_strings (&ev, "c\xfft", odd, NULL, "AT_FDCWD");
   g_assert_true (fmv_store_append (store, &ev, &row));
 
@@ -114,8 +121,15 @@ test_store_keeps_bytes_and_spans_pages (void)
   back = fmv_store_get_event (store, joined_row, &stored);
   g_assert_cmpmem (back->path, back->path_len, too_long, FM_PATH_MAX);
   g_assert_cmpmem (back->path2, back->path2_len, "x/y", 3);
+  back = fmv_store_get_event (store, nameless_row, &stored);
+  g_assert_cmpuint (back->comm_len, ==, 0);
+  g_assert_cmpuint (back->pid, ==, 4000000000u);
+  g_assert_cmpuint (back->ppid, ==, 7);
+  g_assert_cmpuint (back->tid, ==, 4000000001u);
+  g_assert_cmpuint (back->uid, ==, G_MAXUINT32);
   back = fmv_store_get_event (store, row, &stored);
   g_assert_cmpmem (back->path, back->path_len, odd, strlen (odd));
+  g_assert_cmpuint (back->pid, ==, 4000000000u);
   g_assert_cmpmem (back->comm, back->comm_len, "c\xfft", 3);
   /* far less than one copy of the path a row: the records, and the strings once */
   g_assert_cmpuint (fmv_store_get_memory_size (store), <, (gsize) n * 100 + 1024 * 1024);
