@@ -1,12 +1,13 @@
 /* fm-strtab.c: the interned string table; see fm-strtab.h.
  *
- * Entries (header and bytes) are found by id through pages of pointers that never move,
- * and by content through an open-addressing index of ids (linear probing, deletion by
- * backward shift), 4 bytes a slot: a GHashTable would cost 3 to 4 times that per string
- * and could not say what it takes. They are cut from blocks of 256 KiB, 4-byte aligned,
- * and a released one waits on a free list of its size for the next of that size: malloc
- * would add 8 bytes of header and round to 16, about 16 bytes a string (2.5 MB of
- * 165 000 paths).
+ * Entries (header and bytes) are found by id through pages of their locations (block and
+ * offset, 32 bits) that never move, and by content through an open-addressing index of
+ * ids (linear probing, deletion by backward shift), 4 bytes a slot: a GHashTable would
+ * cost 3 to 4 times that per string and could not say what it takes. They are cut from
+ * blocks of 256 KiB, 4-byte aligned, and a released one waits on a free list of its size
+ * for the next of that size: malloc would add 8 bytes of header and round to 16, about 16
+ * bytes a string (2.5 MB of 165 000 paths). The table of blocks, like the pages, is
+ * allocated once at its full size, so that a reader never sees it move.
  */
 #include "fm-strtab.h"
 
@@ -14,12 +15,14 @@
 
 #define MAX_PAGES (1u << 16)    /* 2^28 ids */
 #define MIN_SLOTS 1024u
-#define BLOCK_SIZE ((gsize) 256 * 1024)
-#define ALIGN ((gsize) G_ALIGNOF (FmStrtabEntry))
+#define ALIGN FM_STRTAB_UNIT
+#define BLOCK_SIZE (ALIGN << FM_STRTAB_UNIT_BITS)  /* 256 KiB */
+#define MAX_BLOCKS (1u << (32 - FM_STRTAB_UNIT_BITS))   /* 16 GiB of strings */
 #define N_SIZES ((sizeof (FmStrtabEntry) + FM_STRTAB_MAX_LEN + 1) / ALIGN + 1)
 
 struct _FmStrtab {
-  FmStrtabEntry ***pages;       /* MAX_PAGES entries, first: fm_strtab_get reads it */
+  guint32 **pages;              /* MAX_PAGES entries; these two first: fm_strtab_get reads */
+  guint8 **blocks;              /* MAX_BLOCKS entries, BLOCK_SIZE each */
   guint n_pages;
   gatomicrefcount ref_count;
 
@@ -30,13 +33,16 @@ struct _FmStrtab {
   guint32 next_id;              /* never used yet */
   guint n_strings;
 
-  GPtrArray *blocks;            /* guint8 *, BLOCK_SIZE each */
+  guint n_blocks;
   gsize block_used;             /* bytes cut from the last block */
-  gpointer *free_entries;       /* N_SIZES lists of released entries, by size / ALIGN */
+  guint32 *free_entries;        /* N_SIZES lists of released entries, by size / ALIGN: the
+                                 * location + 1 of the first, 0 for none; each holds the
+                                 * next one's where its header was */
   gsize free_bytes;             /* on those lists */
 };
 
-G_STATIC_ASSERT (G_STRUCT_OFFSET (FmStrtab, pages) == 0);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (FmStrtab, pages) == G_STRUCT_OFFSET (struct _FmStrtabPublic, pages));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (FmStrtab, blocks) == G_STRUCT_OFFSET (struct _FmStrtabPublic, blocks));
 
 /* What malloc spends on an allocation of @size: glibc rounds up to 16 with an 8-byte
  * header, 32 at least. */
@@ -54,38 +60,52 @@ entry_units (guint16 len)
 }
 
 static FmStrtabEntry *
+entry_at (FmStrtab *table,
+          guint32   at)
+{
+  return (FmStrtabEntry *) (void *) (table->blocks[at >> FM_STRTAB_UNIT_BITS]
+                                     + (at & ((1u << FM_STRTAB_UNIT_BITS) - 1)) * ALIGN);
+}
+
+/* Room for an entry of @len bytes, and its location in *@at; FALSE when the blocks are
+ * all used. */
+static gboolean
 entry_alloc (FmStrtab *table,
-             guint16   len)
+             guint16   len,
+             guint32  *at)
 {
   gsize units = entry_units (len);
-  gpointer entry = table->free_entries[units];
+  guint32 first = table->free_entries[units];
 
-  if (entry != NULL)
+  if (first != 0)
     {
-      /* a free entry holds the next one of its list where its header was */
-      memcpy (&table->free_entries[units], entry, sizeof (gpointer));
+      *at = first - 1;
+      memcpy (&table->free_entries[units], entry_at (table, *at), sizeof (guint32));
       table->free_bytes -= units * ALIGN;
-      return entry;
+      return TRUE;
     }
-  if (table->blocks->len == 0 || table->block_used + units * ALIGN > BLOCK_SIZE)
+  if (table->n_blocks == 0 || table->block_used + units * ALIGN > BLOCK_SIZE)
     {
-      g_ptr_array_add (table->blocks, g_malloc (BLOCK_SIZE));
+      if (table->n_blocks == MAX_BLOCKS)
+        return FALSE;
+      table->blocks[table->n_blocks++] = g_malloc (BLOCK_SIZE);
       table->block_used = 0;
     }
-  entry = (guint8 *) g_ptr_array_index (table->blocks, table->blocks->len - 1) + table->block_used;
+  *at = (table->n_blocks - 1) << FM_STRTAB_UNIT_BITS | table->block_used / ALIGN;
   table->block_used += units * ALIGN;
-  return entry;
+  return TRUE;
 }
 
 static void
-entry_free (FmStrtab      *table,
-            FmStrtabEntry *entry)
+entry_free (FmStrtab *table,
+            guint32   at)
 {
+  FmStrtabEntry *entry = entry_at (table, at);
   gsize units = entry_units (entry->len);
 
-  G_STATIC_ASSERT (sizeof (FmStrtabEntry) + 1 >= sizeof (gpointer));
-  memcpy (entry, &table->free_entries[units], sizeof (gpointer));
-  table->free_entries[units] = entry;
+  G_STATIC_ASSERT (sizeof (FmStrtabEntry) >= sizeof (guint32));
+  memcpy (entry, &table->free_entries[units], sizeof (guint32));
+  table->free_entries[units] = at + 1;
   table->free_bytes += units * ALIGN;
 }
 
@@ -126,15 +146,15 @@ fm_strtab_new (void)
   FmStrtab *table = g_new0 (FmStrtab, 1);
 
   /* g_new0 of this size is a fresh mapping: untouched pages of it cost no memory */
-  table->pages = g_new0 (FmStrtabEntry **, MAX_PAGES);
+  table->pages = g_new0 (guint32 *, MAX_PAGES);
+  table->blocks = g_new0 (guint8 *, MAX_BLOCKS);
   g_atomic_ref_count_init (&table->ref_count);
   table->slots = g_new0 (guint32, MIN_SLOTS);
   table->mask = MIN_SLOTS - 1;
   table->free_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
   table->next_id = 1;
-  table->blocks = g_ptr_array_new_with_free_func (g_free);
   /* a fresh mapping too: only the lists of sizes in use are touched */
-  table->free_entries = g_new0 (gpointer, N_SIZES);
+  table->free_entries = g_new0 (guint32, N_SIZES);
   return table;
 }
 
@@ -153,7 +173,9 @@ fm_strtab_unref (FmStrtab *table)
   if (table == NULL || !g_atomic_ref_count_dec (&table->ref_count))
     return;
 
-  g_ptr_array_unref (table->blocks);
+  for (guint i = 0; i < table->n_blocks; i++)
+    g_free (table->blocks[i]);
+  g_free (table->blocks);
   g_free (table->free_entries);
   for (guint i = 0; i < table->n_pages; i++)
     g_free (table->pages[i]);
@@ -228,7 +250,7 @@ take_id (FmStrtab *table,
   if (table->next_id >> FM_STRTAB_PAGE_SHIFT >= MAX_PAGES)
     return FALSE;
   if (table->next_id >> FM_STRTAB_PAGE_SHIFT >= table->n_pages)
-    table->pages[table->n_pages++] = g_new (FmStrtabEntry *, FM_STRTAB_PAGE_IDS);
+    table->pages[table->n_pages++] = g_new (guint32, FM_STRTAB_PAGE_IDS);
   *id = table->next_id++;
   return TRUE;
 }
@@ -244,7 +266,7 @@ intern_bytes (FmStrtab   *table,
 {
   guint16 n = len & ~FM_STRTAB_JOINED;
   guint32 hash = hash_bytes (s, n);
-  guint32 i;
+  guint32 i, at;
   FmStrtabEntry *entry;
 
   for (i = hash & table->mask; table->slots[i] != 0; i = (i + 1) & table->mask)
@@ -261,14 +283,19 @@ intern_bytes (FmStrtab   *table,
 
   if (!take_id (table, id))
     return FALSE;
+  if (!entry_alloc (table, n, &at))
+    {
+      g_array_append_val (table->free_ids, *id);
+      return FALSE;
+    }
 
-  entry = entry_alloc (table, n);
+  entry = entry_at (table, at);
   entry->refs = 1;
   entry->hash = hash;
   entry->len = len;
   memcpy (entry->bytes, s, n);
   entry->bytes[n] = '\0';
-  table->pages[*id >> FM_STRTAB_PAGE_SHIFT][*id & (FM_STRTAB_PAGE_IDS - 1)] = entry;
+  table->pages[*id >> FM_STRTAB_PAGE_SHIFT][*id & (FM_STRTAB_PAGE_IDS - 1)] = at;
   table->n_strings++;
 
   /* at most 3/4 full, so that probes stay short */
@@ -354,7 +381,7 @@ fm_strtab_release (FmStrtab *table,
   index_remove (table, id);
   table->n_strings--;
   g_array_append_val (table->free_ids, id);
-  entry_free (table, entry);
+  entry_free (table, table->pages[id >> FM_STRTAB_PAGE_SHIFT][id & (FM_STRTAB_PAGE_IDS - 1)]);
   fm_strtab_release (table, parent);
 }
 
@@ -376,9 +403,9 @@ fm_strtab_get_memory (FmStrtab *table)
   /* What the strings held take: released entries wait for strings of their size (as
    * malloc keeps what is freed), and a byte bound counting them would never see memory
    * go down when events go. Untouched block tails cost nothing. */
-  return (table->blocks->len > 0 ? (table->blocks->len - 1) * BLOCK_SIZE + table->block_used : 0)
+  return (table->n_blocks > 0 ? (table->n_blocks - 1) * BLOCK_SIZE + table->block_used : 0)
          - table->free_bytes
          + ((gsize) table->mask + 1) * sizeof (guint32)
-         + (gsize) table->n_pages * allocated_size (FM_STRTAB_PAGE_IDS * sizeof (gpointer))
+         + (gsize) table->n_pages * allocated_size (FM_STRTAB_PAGE_IDS * sizeof (guint32))
          + table->free_ids->len * sizeof (guint32);
 }

@@ -111,16 +111,26 @@ typedef struct {
   char bytes[];
 } FmStrtabEntry;
 
+/* Where an entry lies: its block's index, and its offset in the block in units of the
+ * entries' alignment (4 bytes: a block of 256 KiB needs 16 bits). 4 bytes a string where
+ * a pointer would take 8. */
+#define FM_STRTAB_UNIT_BITS 16
+#define FM_STRTAB_UNIT ((gsize) G_ALIGNOF (FmStrtabEntry))
+
 struct _FmStrtabPublic {
-  FmStrtabEntry ***pages;
+  guint32 **pages;        /* by id: the entry's location */
+  guint8 **blocks;        /* by block index */
 };
 
 static inline FmStrtabEntry *
 fm_strtab_entry (FmStrtab *table,
                  guint32   id)
 {
-  return ((struct _FmStrtabPublic *) table)->pages[id >> FM_STRTAB_PAGE_SHIFT]
-                                                 [id & (FM_STRTAB_PAGE_IDS - 1)];
+  const struct _FmStrtabPublic *t = (const struct _FmStrtabPublic *) table;
+  guint32 at = t->pages[id >> FM_STRTAB_PAGE_SHIFT][id & (FM_STRTAB_PAGE_IDS - 1)];
+
+  return (FmStrtabEntry *) (void *) (t->blocks[at >> FM_STRTAB_UNIT_BITS]
+                                     + (at & ((1u << FM_STRTAB_UNIT_BITS) - 1)) * FM_STRTAB_UNIT);
 }
 
 static inline const char *
