@@ -1,9 +1,10 @@
-/* fm-compact-event.h: an event as the daemon's ring and the viewer's store keep it.
+/* fm-compact-event.h: an event as the daemon's ring keeps it, and as the viewer's store
+ * reads its rows back (fmv-store.c keeps it smaller still: the process fields as one id).
  *
  * The fixed fields as they are and each string as an id in an FmStrtab (fm-strtab.h),
  * packed: 58 bytes, where the stream's record (fm-stream.h) takes 64 and its strings
  * (100 to 200 bytes for a typical path, command and flags). The sequence number is left
- * out: the ring knows it from an event's position, the store keeps it beside its rows
+ * out: the ring knows it from an event's position, the store from its page's first row
  * (8 bytes of a million events are 8 MB of the daemon's memory). The members come from the
  * field table (fm-event-fields.h); the stream record is made again from it on the way
  * out (fm_compact_event_view, then fm_record_encode_event), byte for byte the record

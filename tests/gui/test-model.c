@@ -190,6 +190,38 @@ test_store_keeps_sequence_gaps (void)
                     ==, (gsize) 2 * page * sizeof (guint64));
 }
 
+/* Paths kept whole and as directory and name compare as their bytes do, wherever the
+ * pieces end. */
+static void
+test_store_compares_paths_as_bytes (void)
+{
+  static const char *const paths[] = {
+    "", "/", "/a", "/a/", "/a/b", "/a-b/c", "/a/b/c", "/ab", "a", "a/b", "/a/b\xff",
+    "/a/b\x01", "/b", "//", "/a//b", "/a/bc", "/a/b/",
+  };
+  g_autoptr(FmvStore) store = fmv_store_new ();
+  guint32 ids[G_N_ELEMENTS (paths)];
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      FmEvent ev = { .seq = i + 1 };
+      FmCompactEvent record;
+      guint row;
+
+      fm_event_set_strings (&ev, "cat", paths[i], NULL, NULL);
+      g_assert_true (fmv_store_append (store, &ev, &row));
+      ids[i] = fmv_store_get_record (store, row, &record)->path_id;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    for (guint j = 0; j < G_N_ELEMENTS (paths); j++)
+      {
+        int want = strcmp (paths[i], paths[j]);
+        int got = fmv_store_compare_strings (store, ids[i], ids[j]);
+
+        g_assert_cmpint ((want > 0) - (want < 0), ==, (got > 0) - (got < 0));
+      }
+}
+
 static gboolean
 keep_event (const FmEvent *event, gpointer user_data)
 {
@@ -1090,6 +1122,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/viewer/store/keeps-bytes-spans-pages-and-holds-a-repeated-name-once",
                    test_store_keeps_bytes_and_spans_pages);
   g_test_add_func ("/viewer/store/keeps-sequence-gaps", test_store_keeps_sequence_gaps);
+  g_test_add_func ("/viewer/store/compares-paths-as-bytes", test_store_compares_paths_as_bytes);
   g_test_add_func ("/viewer/store/gives-back-the-stream-records",
                    test_store_gives_back_stream_records);
   g_test_add_func ("/viewer/row/formats-columns", test_row_formats_columns);
