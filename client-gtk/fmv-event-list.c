@@ -1,8 +1,9 @@
 /* fmv-event-list.c: the filtered, sorted view of an FmvStore as a GListModel.
  *
- * State: `index` maps positions to store rows (NULL means the identity: no filter, arrival
- * order, the cheapest case and the one a live capture spends most time in). The index
- * accounts for the store rows [first, n_seen). A refilter or resort is a job run in a GTask
+ * State: `index` maps positions to store rows (NULL means the identity: arrival order, and
+ * no filter or one that took every row so far, the cheapest case and the one a live
+ * capture without a filter, or a file opened with the default one, spend most time in:
+ * no 4 bytes a row). The index accounts for the store rows [first, n_seen). A refilter or resort is a job run in a GTask
  * thread over a snapshot of the rows; a newer job makes an older one's result void
  * (generation counter), and the rows that arrived while it ran are matched on the main
  * thread before the result is shown, in one items-changed.
@@ -110,6 +111,7 @@ typedef struct {
   guint n_rows;
   guint32 n_ids;              /* the store's string ids when it started */
   guint generation;
+  GArray *index;              /* the worker's result: NULL for the identity */
 } Job;
 
 static void
@@ -118,16 +120,30 @@ job_free (gpointer data)
   Job *job = data;
 
   g_clear_object (&job->store);
+  g_clear_pointer (&job->index, g_array_unref);
   g_free (job->filter_text);
   g_free (job);
 }
 
-static void
-index_free (gpointer data)
+/* The index of rows [@first, @end) in arrival order: for a list that stops being the
+ * identity. */
+static GArray *
+identity_index (guint first,
+                guint end)
 {
-  g_array_unref (data);
+  GArray *index = g_array_sized_new (FALSE, FALSE, sizeof (guint32), end - first);
+
+  for (guint32 row = first; row < end; row++)
+    g_array_append_val (index, row);
+  return index;
 }
 
+#define MATCH_CHUNK_ROWS 65536u
+
+/* The rows are matched a chunk at a time, and kept only from the first chunk the filter
+ * drops a row of: a filter that takes every row (the default one, hiding filemon's own
+ * activity, on a capture without it) leaves the identity, and no copy of every row
+ * number is ever made. */
 static void
 refilter_worker (GTask        *task,
                  gpointer      source_object,
@@ -135,18 +151,18 @@ refilter_worker (GTask        *task,
                  GCancellable *cancellable)
 {
   Job *job = task_data;
-  g_autofree guint32 *rows = g_new (guint32, MAX (job->n_rows - job->first_row, 1));
-  guint n;
-  GArray *index;
+  g_autofree guint32 *chunk = g_new (guint32, MATCH_CHUNK_ROWS);
+  g_autoptr(FmFilter) filter = NULL;
+  g_autoptr(FmFilterMemo) memo = NULL;
+  gboolean sorted = job->sort_column != FMV_COLUMN_NONE || job->descending;
 
   if (job->filter_text != NULL)
     {
       g_autoptr(GError) error = NULL;
+
       /* The text parsed on the main thread already; this instance is the worker's own,
        * since a compiled filter keeps per-match scratch state. */
-      g_autoptr(FmFilter) filter = fm_filter_new (job->filter_text, &error);
-      g_autoptr(FmFilterMemo) memo = NULL;
-
+      filter = fm_filter_new (job->filter_text, &error);
       if (filter == NULL)
         {
           g_task_return_error (task, g_steal_pointer (&error));
@@ -155,27 +171,35 @@ refilter_worker (GTask        *task,
       /* This job's own memo: its hold keeps every string id of its rows naming the
        * same string until it ends (fmv-store.h), and a new job makes a new one. */
       memo = fm_filter_memo_new (filter, job->n_ids);
-      n = fmv_match_rows (job->store, filter, memo, job->first_row, job->n_rows, rows,
-                          cancellable);
     }
-  else
-    {
-      for (n = 0; n < job->n_rows - job->first_row; n++)
-        rows[n] = job->first_row + n;
-      if (g_cancellable_is_cancelled (cancellable))
-        n = G_MAXUINT;
-    }
-  if (n == G_MAXUINT)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "superseded");
-      return;
-    }
+  /* a sorted list always has an index, the rows' order */
+  if (sorted)
+    job->index = g_array_new (FALSE, FALSE, sizeof (guint32));
 
-  fmv_sort_rows (job->store, rows, n, job->sort_column, job->descending);
+  for (guint start = job->first_row; start < job->n_rows; start += MATCH_CHUNK_ROWS)
+    {
+      guint end = MIN (start + MATCH_CHUNK_ROWS, job->n_rows);
+      guint n;
 
-  index = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
-  g_array_append_vals (index, rows, n);
-  g_task_return_pointer (task, index, index_free);
+      if (filter != NULL)
+        n = fmv_match_rows (job->store, filter, memo, start, end, chunk, cancellable);
+      else
+        for (n = 0; n < end - start; n++)
+          chunk[n] = start + n;
+      if (n == G_MAXUINT || g_cancellable_is_cancelled (cancellable))
+        {
+          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "superseded");
+          return;
+        }
+      if (job->index == NULL && n < end - start)
+        job->index = identity_index (job->first_row, start);
+      if (job->index != NULL)
+        g_array_append_vals (job->index, chunk, n);
+    }
+  if (job->index != NULL)
+    fmv_sort_rows (job->store, (guint32 *) (void *) job->index->data, job->index->len,
+                   job->sort_column, job->descending);
+  g_task_return_boolean (task, TRUE);
 }
 
 /* ---- taking in new rows ----------------------------------------------------------------- */
@@ -257,7 +281,7 @@ take_new_rows (FmvEventList *self,
   if (n_rows == self->n_seen)
     return FALSE;
 
-  if (self->index == NULL)
+  if (self->index == NULL && self->filter == NULL)
     {
       *position = self->n_seen - self->first;
       *removed = 0;
@@ -279,6 +303,21 @@ take_new_rows (FmvEventList *self,
             continue;
         }
       g_array_append_val (fresh, row);
+    }
+  if (self->index == NULL)
+    {
+      /* The identity while the filter takes every row; the index from the first it drops. */
+      if (fresh->len == row - self->n_seen)
+        {
+          if (fresh->len == 0)
+            return FALSE;
+          *position = old_len;
+          *removed = 0;
+          *added = fresh->len;
+          self->n_seen = row;
+          return TRUE;
+        }
+      self->index = identity_index (self->first, self->n_seen);
     }
   self->n_seen = row;
   if (fresh->len == 0)
@@ -457,26 +496,25 @@ job_landed (FmvEventList *self,
             GTask        *task)
 {
   g_autoptr(GError) error = NULL;
-  GArray *index;
   guint old_len, position, removed, added;
 
-  index = g_task_propagate_pointer (task, &error);
-  if (job->generation != self->generation)
-    {
-      g_clear_pointer (&index, g_array_unref);
-      return;
-    }
-  set_job_running (self, FALSE);
-  if (index == NULL)
+  if (!g_task_propagate_boolean (task, &error))
     {
       /* Only cancellation fails a job, and a cancelled job is never the current one. */
-      g_warning ("refilter failed: %s", error->message);
+      if (job->generation == self->generation)
+        {
+          set_job_running (self, FALSE);
+          g_warning ("refilter failed: %s", error->message);
+        }
       return;
     }
+  if (job->generation != self->generation)
+    return;
+  set_job_running (self, FALSE);
 
   old_len = n_shown (self);
   g_clear_pointer (&self->index, g_array_unref);
-  self->index = index;
+  self->index = g_steal_pointer (&job->index);
   self->first = job->first_row;
   self->n_seen = job->n_rows;
   /* the rows let go while the job ran, then those that came */
@@ -484,7 +522,7 @@ job_landed (FmvEventList *self,
   take_new_rows (self, G_MAXUINT, &position, &removed, &added);
 
   g_signal_emit (self, signals[SIGNAL_RESETTING], 0);
-  items_changed (self, 0, old_len, self->index->len);
+  items_changed (self, 0, old_len, n_shown (self));
   g_signal_emit (self, signals[SIGNAL_RESET], 0, TRUE);
 }
 

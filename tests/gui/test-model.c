@@ -436,6 +436,70 @@ test_list_timed_update_ramps_while_short (void)
     }
 }
 
+/* Appends @n test events to @store from number @from on, those whose number is a multiple
+ * of @every (0: none) with pid 99999. */
+static void
+append_with_pid (FmvStore *store,
+                 guint     from,
+                 guint     n,
+                 guint     every)
+{
+  for (guint i = from; i < from + n; i++)
+    {
+      FmvTestEvent t;
+
+      fmv_test_event (&t, i);
+      if (every != 0 && i % every == 0)
+        t.event.pid = 99999;
+      g_assert_true (fmv_store_append (store, &t.event, NULL));
+    }
+}
+
+/* A filter that takes every row keeps the list the identity (no index) until a row it
+ * drops comes, in the worker (past its first chunk of rows, or in it) or as rows arrive:
+ * the list is then exactly the rows it takes, in order, and says so in its changes. */
+static void
+test_list_filter_taking_every_row_then_not (void)
+{
+  const char *filter = "pid!=99999";
+  g_autoptr(FmvStore) store = fmv_store_new ();
+  g_autoptr(FmvEventList) list = fmv_event_list_new (store);
+  Changes changes = { 0 };
+  guint position;
+
+  append_with_pid (store, 0, 70000, 0);
+  g_assert_true (fmv_event_list_set_filter (list, filter, NULL));
+  fmv_event_list_wait (list);
+  assert_list_is (list, store, filter);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 70000);
+
+  /* new rows the filter takes, then some it drops */
+  g_signal_connect (list, "items-changed", G_CALLBACK (items_changed_cb), &changes);
+  append_with_pid (store, 70000, 500, 0);
+  fmv_event_list_update_now (list);
+  g_assert_cmpuint (changes.position, ==, 70000);
+  g_assert_cmpuint (changes.added, ==, 500);
+  append_with_pid (store, 70500, 300, 3);
+  fmv_event_list_update_now (list);
+  g_assert_cmpuint (changes.position, ==, 70500);
+  g_assert_cmpuint (changes.removed, ==, 0);
+  g_assert_cmpuint (changes.added, ==, 200);
+  assert_list_is (list, store, filter);
+  g_assert_false (fmv_event_list_find_row (list, 70500, &position));
+  g_assert_true (fmv_event_list_find_row (list, 70501, &position));
+  g_assert_cmpuint (position, ==, 70500);
+
+  /* the worker: the first row dropped in its second chunk of rows, then in its first */
+  g_assert_true (fmv_event_list_set_filter (list, "seq!=70001", NULL));
+  fmv_event_list_wait (list);
+  assert_list_is (list, store, "seq!=70001");
+  g_assert_true (fmv_event_list_set_filter (list, "seq!=2", NULL));
+  fmv_event_list_wait (list);
+  assert_list_is (list, store, "seq!=2");
+  g_assert_true (fmv_event_list_find_row (list, 70000, &position));
+  g_assert_cmpuint (position, ==, 69999);
+}
+
 static void
 test_list_filters_in_background_and_keeps_up (void)
 {
@@ -1131,6 +1195,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/viewer/list/counts-only-rows-taken-in", test_list_counts_only_rows_taken_in);
   g_test_add_func ("/viewer/list/timed-update-ramps-while-short", test_list_timed_update_ramps_while_short);
   g_test_add_func ("/viewer/list/filters-in-background-and-keeps-up", test_list_filters_in_background_and_keeps_up);
+  g_test_add_func ("/viewer/list/filter-taking-every-row-then-not", test_list_filter_taking_every_row_then_not);
   g_test_add_func ("/viewer/list/rows-arriving-during-refilter-are-kept", test_list_rows_arriving_during_refilter_are_kept);
   g_test_add_func ("/viewer/list/newer-filter-wins", test_list_newer_filter_wins);
   g_test_add_func ("/viewer/list/bad-filter-keeps-previous", test_list_bad_filter_keeps_previous);
