@@ -200,15 +200,11 @@ expand (FmvStore       *self,
         const Record   *record,
         FmCompactEvent *out)
 {
-  guint32 comm = FM_STRTAB_EMPTY;
-  const char *bytes;
+  guint32 comm;
   guint16 len;
+  const char *bytes = fm_strtab_get_piece (self->strings, record->task_id, &comm, &len);
   Task task;
 
-  if (fm_strtab_is_joined (self->strings, record->task_id))
-    bytes = fm_strtab_get_joined (self->strings, record->task_id, &comm, &len);
-  else
-    bytes = fm_strtab_get (self->strings, record->task_id, &len);
   g_assert (len == sizeof task);
   memcpy (&task, bytes, sizeof task);
   out->time_ns = record->time_ns;
@@ -522,11 +518,14 @@ fmv_store_get_string (FmvStore *self,
 {
   guint32 dir;
   guint16 dir_len, tail_len;
-  const char *tail, *dir_bytes;
+  const char *tail = fm_strtab_get_piece (self->strings, id, &dir, &tail_len);
+  const char *dir_bytes;
 
-  if (!fm_strtab_is_joined (self->strings, id))
-    return fm_strtab_get (self->strings, id, len);
-  tail = fm_strtab_get_joined (self->strings, id, &dir, &tail_len);
+  if (dir == FM_STRTAB_EMPTY)
+    {
+      *len = tail_len;
+      return tail;
+    }
   dir_bytes = fm_strtab_get (self->strings, dir, &dir_len);
   memcpy (buf, dir_bytes, dir_len);
   /* with its NUL */
@@ -535,7 +534,7 @@ fmv_store_get_string (FmvStore *self,
   return buf;
 }
 
-/* A string as at most two pieces: a joined id's directory and name, or the string. */
+/* A string as two pieces: a joined id's directory and name, or nothing and the string. */
 typedef struct {
   const char *piece[2];
   guint16 len[2];
@@ -547,15 +546,10 @@ get_pieces (FmvStore *self,
             Pieces   *p)
 {
   guint32 dir;
+  const char *piece = fm_strtab_get_piece (self->strings, id, &dir, &p->len[1]);
 
-  if (!fm_strtab_is_joined (self->strings, id))
-    {
-      p->piece[0] = fm_strtab_get (self->strings, id, &p->len[0]);
-      p->piece[1] = "";
-      p->len[1] = 0;
-      return;
-    }
-  p->piece[1] = fm_strtab_get_joined (self->strings, id, &dir, &p->len[1]);
+  /* the directory, or nothing before a plain string */
+  p->piece[1] = piece;
   p->piece[0] = fm_strtab_get (self->strings, dir, &p->len[0]);
 }
 
@@ -612,14 +606,14 @@ fmv_store_get_event_without_paths (FmvStore      *self,
                                    guint          row,
                                    FmvStoreEvent *stored)
 {
-  FmEvent *event = &stored->event;
+  FmCompactEvent shown;
 
   fmv_store_get_record (self, row, &stored->record);
-  /* a joined path's id reads as its stored bytes there: left out */
-  fm_compact_event_view (&stored->record, seq_at (self, row), self->strings, event);
-  event->path = event->path2 = "";
-  event->path_len = event->path2_len = 0;
-  return event;
+  /* fm_compact_event_view would read a joined path's stored bytes: the paths left out */
+  shown = stored->record;
+  shown.path_id = shown.path2_id = FM_STRTAB_EMPTY;
+  fm_compact_event_view (&shown, seq_at (self, row), self->strings, &stored->event);
+  return &stored->event;
 }
 
 gboolean
@@ -648,7 +642,8 @@ fmv_store_get_record (FmvStore       *self,
                       guint           row,
                       FmCompactEvent *record)
 {
-  g_assert (row < fmv_store_get_n_rows (self));
+  /* no type check: it runs for every row of a refilter */
+  g_assert (row < (guint) g_atomic_int_get (&self->n_rows));
 
   expand (self, record_at (self, row), record);
   return record;

@@ -72,6 +72,13 @@ void fm_strtab_release (FmStrtab *table,
 static inline const char *fm_strtab_get (FmStrtab *table,
                                          guint32   id,
                                          guint16  *len);
+/* The bytes of a live id: a plain string's (*@parent FM_STRTAB_EMPTY), or a joined
+ * string's tail (*@parent its parent), NUL-terminated, and their length. One lookup, for
+ * readers that take either. */
+static inline const char *fm_strtab_get_piece (FmStrtab *table,
+                                               guint32   id,
+                                               guint32  *parent,
+                                               guint16  *len);
 /* Whether a live id is a joined string's. */
 static inline gboolean fm_strtab_is_joined (FmStrtab *table,
                                             guint32   id);
@@ -148,6 +155,31 @@ fm_strtab_get (FmStrtab *table,
   entry = fm_strtab_entry (table, id);
   *len = entry->len;
   return entry->bytes;
+}
+
+static inline const char *
+fm_strtab_get_piece (FmStrtab *table,
+                     guint32   id,
+                     guint32  *parent,
+                     guint16  *len)
+{
+  const FmStrtabEntry *entry;
+
+  *parent = FM_STRTAB_EMPTY;
+  if (id == FM_STRTAB_EMPTY)
+    {
+      *len = 0;
+      return "";
+    }
+  entry = fm_strtab_entry (table, id);
+  if (!(entry->len & FM_STRTAB_JOINED))
+    {
+      *len = entry->len;
+      return entry->bytes;
+    }
+  memcpy (parent, entry->bytes, sizeof *parent);
+  *len = (entry->len & ~FM_STRTAB_JOINED) - sizeof *parent;
+  return entry->bytes + sizeof *parent;
 }
 
 static inline gboolean
