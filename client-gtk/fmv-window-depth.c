@@ -6,10 +6,11 @@
  * menu's History Depth dialog, and the status bar says when the bound was reached and how
  * many older events were let go.
  *
- * The default, 2 000 000 events: a held event costs 74 bytes of the viewer's memory when
- * the capture's strings repeat and about 175 when every path is distinct (bench/README.md,
- * "The viewer's memory per held event"), so 150 to 350 MB: a small share of a desktop's
- * memory, and hours of an ordinary desktop's file activity (minutes of a flood).
+ * The default, 2 000 000 events: a held event costs about 42 bytes of the viewer's memory
+ * when the capture's strings repeat and about 88 when every path is distinct
+ * (bench/README.md, "The viewer's memory per held event"), so 85 to 180 MB: a small share
+ * of a desktop's memory, and hours of an ordinary desktop's file activity (minutes of a
+ * flood).
  */
 #include "config.h"
 
