@@ -3,8 +3,8 @@
  * State: `index` maps positions to store rows (NULL means the identity: arrival order, and
  * no filter or one that took every row so far, the cheapest case and the one a live
  * capture without a filter, or a file opened with the default one, spend most time in:
- * no 4 bytes a row). The index accounts for the store rows [first, n_seen). A refilter or resort is a job run in a GTask
- * thread over a snapshot of the rows; a newer job makes an older one's result void
+ * no 4 bytes a row). The index accounts for the store rows [first, n_seen). A refilter
+ * or resort is a job run in a GTask thread over a snapshot of the rows; a newer job makes an older one's result void
  * (generation counter), and the rows that arrived while it ran are matched on the main
  * thread before the result is shown, in one items-changed.
  *

@@ -7,12 +7,13 @@
  * each of its strings and its task, as the daemon's ring does for strings). A path is its
  * directory and its name joined (fm_strtab_intern_joined): a capture of many files in one
  * directory, the files a build writes or an installer unpacks, holds the directory once
- * and only the names; a task is its command joined with its four numbers. A page's sequence numbers are its
- * first row's plus the row's index while its rows are consecutive events, as a capture
- * read whole or followed without a loss gives them; the first row that is not makes the
- * page keep an array of them (a filtered capture, events missed). Page p lives in slot p % MAX_PAGES of
- * a table allocated once at its full size, so a reader thread never races with an append
- * that adds a page, and a slot is reused only once its old page is freed.
+ * and only the names; a task is its command joined with its four numbers. A page's
+ * sequence numbers are its first row's plus the row's index while its rows are
+ * consecutive events, as a capture read whole or followed without a loss gives them; the
+ * first row that is not makes the page keep an array of them (a filtered capture, events
+ * missed). Page p lives in slot p % MAX_PAGES of a table allocated once at its full size,
+ * so a reader thread never races with an append that adds a page, and a slot is reused
+ * only once its old page is freed.
  *
  * Letting rows go: past the depth, each append moves the first row on by one (rows
  * [first_row, n_rows) are held), and once a whole page lies below the first row its
@@ -320,7 +321,8 @@ intern_task (FmvStore             *self,
         }
     }
   /* the joined string holds its own reference to its command */
-  ok = fm_strtab_intern_joined (self->strings, compact->comm_id, (const char *) &task, sizeof task, id);
+  ok = fm_strtab_intern_joined (self->strings, compact->comm_id, (const char *) &task, sizeof task,
+                                id);
   fm_strtab_release (self->strings, compact->comm_id);
   return ok;
 }

@@ -41,8 +41,10 @@ struct _FmStrtab {
   gsize free_bytes;             /* on those lists */
 };
 
-G_STATIC_ASSERT (G_STRUCT_OFFSET (FmStrtab, pages) == G_STRUCT_OFFSET (struct _FmStrtabPublic, pages));
-G_STATIC_ASSERT (G_STRUCT_OFFSET (FmStrtab, blocks) == G_STRUCT_OFFSET (struct _FmStrtabPublic, blocks));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (FmStrtab, pages)
+                 == G_STRUCT_OFFSET (struct _FmStrtabPublic, pages));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (FmStrtab, blocks)
+                 == G_STRUCT_OFFSET (struct _FmStrtabPublic, blocks));
 
 /* What malloc spends on an allocation of @size: glibc rounds up to 16 with an 8-byte
  * header, 32 at least. */

@@ -36,8 +36,8 @@ FmStrtab *fm_strtab_ref (FmStrtab *table);
 void fm_strtab_unref (FmStrtab *table);
 
 /* The id of the @len bytes at @s (at most FM_STRTAB_MAX_LEN; text, or the bytes of a
- * small struct: read back with a NUL after them), with one more reference. FALSE when the table holds as many strings as ids exist (about 268
- * million). */
+ * small struct: read back with a NUL after them), with one more reference. FALSE when
+ * the table holds as many strings as ids exist (about 268 million), or 16 GiB of them. */
 gboolean fm_strtab_intern (FmStrtab   *table,
                            const char *s,
                            guint16     len,
