@@ -375,11 +375,15 @@ show_filter_error (FmvWindow    *self,
 }
 
 /* The monitor's own activity, hidden by default as Process Monitor hides its own: the
- * programs of filemon by name and this viewer by pid (its other threads, gdbus, gmain and
- * pool workers, carry other names). */
+ * programs of filemon by name and, in a live capture, this viewer by pid (its other
+ * threads, gdbus, gmain and pool workers, carry other names). A capture opened from a file
+ * was recorded by another process, or on another boot: a pid there that happens to be
+ * this viewer's is some other program's. */
 static char *
-monitor_filter (void)
+monitor_filter (FmvWindow *self)
 {
+  if (self->live == NULL)
+    return g_strdup ("not (comm=filemond or comm=filemonctl or comm=filemon-viewer)");
   return g_strdup_printf ("not (comm=filemond or comm=filemonctl or comm=filemon-viewer or "
                           "pid=%d)", (int) getpid ());
 }
@@ -405,7 +409,7 @@ filter_changed_cb (GtkSearchEntry *entry,
     }
   if (fmv_window_get_hide_monitor (self))
     {
-      g_autofree char *own = monitor_filter ();
+      g_autofree char *own = monitor_filter (self);
 
       applied = *text != '\0' ? g_strdup_printf ("(%s) and %s", text, own) : g_steal_pointer (&own);
     }
@@ -604,6 +608,8 @@ fmv_window_open_file (FmvWindow *self,
   g_return_if_fail (G_IS_FILE (file));
 
   detach_live (self);
+  /* the monitor's own activity: by name alone now */
+  fmv_window_refilter (self);
   /* A capture opens at its beginning; nothing new arrives to follow. */
   fmv_window_set_follow (self, FALSE);
   g_set_object (&self->file, file);
@@ -983,6 +989,8 @@ fmv_window_new_live (GtkApplication *application)
   FmvWindow *self = g_object_new (FMV_TYPE_WINDOW, "application", application, NULL);
 
   attach_live (self);
+  /* the monitor's own activity: this viewer's pid too */
+  fmv_window_refilter (self);
   fmv_window_update_status (self);
   return self;
 }

@@ -1,7 +1,9 @@
 #!/bin/bash
 # test-viewer-own-activity.sh: under Xvfb, the viewer hides filemon's own activity
 # (filemond, filemonctl, filemon-viewer) by default, says so with its "Hide filemon" toggle,
-# and shows it after Ctrl+H; the user's filter is applied on top, unchanged in the entry.
+# and shows it after Ctrl+H; the user's filter is applied on top, unchanged in the entry. In
+# a capture opened from a file, a pid that happens to be the viewer's is another program's:
+# its events are shown.
 #   test-viewer-own-activity.sh   (FILEMON_BUILD_DIR set)
 set -uo pipefail
 . "$(dirname "$0")/viewer-lib.sh"
@@ -37,6 +39,17 @@ wait_for_log "$tmp" "list shows $n_failed of 3000 events" 60
 viewer_key ctrl+h
 wait_for_log "$tmp" 'hide monitor: on' 60
 wait_for_log "$tmp" "list shows $((n_failed - n_own_failed)) of 3000 events" 60
+
+# 2000 events of other programs, all with the viewer's pid, opened in the running viewer
+# (a second invocation hands the file to it over its session bus).
+viewer=$(pgrep -n -x filemon-viewer) || fail "no viewer process"
+head -n 2000 "$tmp/made.jsonl" | sed -e "s/\"pid\":[0-9]*/\"pid\":$viewer/" > "$tmp/same-pid.jsonl"
+[ "$(grep -c "\"pid\":$viewer," "$tmp/same-pid.jsonl")" = 2000 ] || fail "the capture does not name the viewer's pid"
+session=$(tr '\0' '\n' < "/proc/$viewer/environ" | sed -n 's/^DBUS_SESSION_BUS_ADDRESS=//p')
+[ -n "$session" ] || fail "the viewer has no session bus"
+DBUS_SESSION_BUS_ADDRESS=$session HOME=$tmp/home-root XDG_RUNTIME_DIR=$tmp/home-root/runtime \
+  GDK_BACKEND=x11 "$VIEWER" "$tmp/same-pid.jsonl" >>"$tmp/viewer.log" 2>&1 || fail "the viewer did not take the file"
+wait_for_log "$tmp" "list shows 2000 of 2000 events" 60
 stop_viewer
 
 check_log_clean "$tmp"
