@@ -42,7 +42,8 @@ wait_for_log "$tmp" "list shows $((n_failed - n_own_failed)) of 3000 events" 60
 
 # 2000 events of other programs, all with the viewer's pid, opened in the running viewer
 # (a second invocation hands the file to it over its session bus).
-viewer=$(pgrep -n -x filemon-viewer) || fail "no viewer process"
+# this test's viewer: other tests' may run beside it (start_viewer makes it a session's)
+viewer=$(pgrep -s "$VIEWER_PID" -x filemon-viewer) || fail "no viewer process"
 head -n 2000 "$tmp/made.jsonl" | sed -e "s/\"pid\":[0-9]*/\"pid\":$viewer/" > "$tmp/same-pid.jsonl"
 [ "$(grep -c "\"pid\":$viewer," "$tmp/same-pid.jsonl")" = 2000 ] || fail "the capture does not name the viewer's pid"
 session=$(tr '\0' '\n' < "/proc/$viewer/environ" | sed -n 's/^DBUS_SESSION_BUS_ADDRESS=//p')
