@@ -264,30 +264,18 @@ intern_path (FmvStore   *self,
 {
   const char *slash = len > 0 ? memrchr (s, '/', len) : NULL;
   guint16 dir_len = slash != NULL ? slash - s : 0;
-  guint32 dir = FM_STRTAB_EMPTY;
+  guint32 dir;
+  guint16 hint_len;
   gboolean ok;
 
   if (dir_len == 0)
     return fm_strtab_intern_like (self->strings, s, len, hint, id);
-  if (fm_strtab_is_joined (self->strings, hint))
-    {
-      guint16 hint_dir_len, tail_len;
-      const char *tail = fm_strtab_get_joined (self->strings, hint, &dir, &tail_len);
-      const char *hint_dir = fm_strtab_get (self->strings, dir, &hint_dir_len);
-
-      /* consecutive events often name the same file */
-      if (tail_len == len - dir_len && memcmp (tail, slash, tail_len) == 0
-          && hint_dir_len == dir_len && memcmp (hint_dir, s, dir_len) == 0)
-        {
-          fm_strtab_hold (self->strings, hint);
-          *id = hint;
-          return TRUE;
-        }
-    }
+  /* consecutive events often name the same file, or one in the same directory */
+  fm_strtab_get_piece (self->strings, hint, &dir, &hint_len);
   if (!fm_strtab_intern_like (self->strings, s, dir_len, dir, &dir))
     return FALSE;
   /* the joined string holds its own reference to its directory */
-  ok = fm_strtab_intern_joined (self->strings, dir, slash, len - dir_len, id);
+  ok = fm_strtab_intern_joined_like (self->strings, dir, slash, len - dir_len, hint, id);
   fm_strtab_release (self->strings, dir);
   return ok;
 }
@@ -305,24 +293,10 @@ intern_task (FmvStore             *self,
 
   if (compact->comm_id == FM_STRTAB_EMPTY)
     return fm_strtab_intern_like (self->strings, (const char *) &task, sizeof task, hint, id);
-  if (fm_strtab_is_joined (self->strings, hint))
-    {
-      guint32 comm;
-      guint16 len;
-      const char *bytes = fm_strtab_get_joined (self->strings, hint, &comm, &len);
-
-      /* most rows are a task of the row before's */
-      if (comm == compact->comm_id && memcmp (bytes, &task, sizeof task) == 0)
-        {
-          fm_strtab_hold (self->strings, hint);
-          fm_strtab_release (self->strings, compact->comm_id);
-          *id = hint;
-          return TRUE;
-        }
-    }
-  /* the joined string holds its own reference to its command */
-  ok = fm_strtab_intern_joined (self->strings, compact->comm_id, (const char *) &task, sizeof task,
-                                id);
+  /* most rows are a task of the row before's; the joined string holds its own reference
+   * to its command */
+  ok = fm_strtab_intern_joined_like (self->strings, compact->comm_id, (const char *) &task,
+                                     sizeof task, hint, id);
   fm_strtab_release (self->strings, compact->comm_id);
   return ok;
 }

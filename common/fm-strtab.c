@@ -61,14 +61,6 @@ entry_units (guint16 len)
   return (sizeof (FmStrtabEntry) + (len & ~FM_STRTAB_JOINED) + 1 + ALIGN - 1) / ALIGN;
 }
 
-static FmStrtabEntry *
-entry_at (FmStrtab *table,
-          guint32   at)
-{
-  return (FmStrtabEntry *) (void *) (table->blocks[at >> FM_STRTAB_UNIT_BITS]
-                                     + (at & ((1u << FM_STRTAB_UNIT_BITS) - 1)) * ALIGN);
-}
-
 /* Room for an entry of @len bytes, and its location in *@at; FALSE when the blocks are
  * all used. */
 static gboolean
@@ -82,7 +74,7 @@ entry_alloc (FmStrtab *table,
   if (first != 0)
     {
       *at = first - 1;
-      memcpy (&table->free_entries[units], entry_at (table, *at), sizeof (guint32));
+      memcpy (&table->free_entries[units], fm_strtab_entry_at (table, *at), sizeof (guint32));
       table->free_bytes -= units * ALIGN;
       return TRUE;
     }
@@ -102,7 +94,7 @@ static void
 entry_free (FmStrtab *table,
             guint32   at)
 {
-  FmStrtabEntry *entry = entry_at (table, at);
+  FmStrtabEntry *entry = fm_strtab_entry_at (table, at);
   gsize units = entry_units (entry->len);
 
   G_STATIC_ASSERT (sizeof (FmStrtabEntry) >= sizeof (guint32));
@@ -291,7 +283,7 @@ intern_bytes (FmStrtab   *table,
       return FALSE;
     }
 
-  entry = entry_at (table, at);
+  entry = fm_strtab_entry_at (table, at);
   entry->refs = 1;
   entry->hash = hash;
   entry->len = len;
@@ -351,16 +343,8 @@ fm_strtab_intern_joined (FmStrtab   *table,
   if (!intern_bytes (table, key, (sizeof parent + len) | FM_STRTAB_JOINED, id, &is_new))
     return FALSE;
   if (is_new)
-    fm_strtab_hold (table, parent);
+    fm_strtab_entry (table, parent)->refs++;
   return TRUE;
-}
-
-void
-fm_strtab_hold (FmStrtab *table,
-                guint32   id)
-{
-  if (id != FM_STRTAB_EMPTY)
-    fm_strtab_entry (table, id)->refs++;
 }
 
 void
@@ -383,7 +367,7 @@ fm_strtab_release (FmStrtab *table,
   index_remove (table, id);
   table->n_strings--;
   g_array_append_val (table->free_ids, id);
-  entry_free (table, table->pages[id >> FM_STRTAB_PAGE_SHIFT][id & (FM_STRTAB_PAGE_IDS - 1)]);
+  entry_free (table, fm_strtab_location (table, id));
   fm_strtab_release (table, parent);
 }
 

@@ -10,7 +10,7 @@
  * A joined string is another string's (its parent, a plain string) followed by its own
  * bytes (its tail): the viewer keeps a path as its directory and its name, so that a
  * capture of many files in few directories holds each directory once. A joined id is
- * read in its two pieces (fm_strtab_get_joined), never with fm_strtab_get; it holds a
+ * read in its two pieces (fm_strtab_get_piece), never with fm_strtab_get; it holds a
  * reference to its parent while it lives.
  *
  * Threads: intern and release from one thread only (the owner's). fm_strtab_get may run
@@ -51,9 +51,6 @@ gboolean fm_strtab_intern_joined (FmStrtab   *table,
                                   const char *tail,
                                   guint16     len,
                                   guint32    *id);
-/* One more reference to @id, a live id the caller holds. */
-void fm_strtab_hold (FmStrtab *table,
-                     guint32   id);
 /* fm_strtab_intern, trying first whether the string is the one of @hint (a live id the
  * caller holds, or FM_STRTAB_EMPTY): consecutive events mostly repeat the command, the
  * flags and often the path of the one before, and comparing with one string is cheaper
@@ -63,6 +60,14 @@ static inline gboolean fm_strtab_intern_like (FmStrtab   *table,
                                               guint16     len,
                                               guint32     hint,
                                               guint32    *id);
+/* fm_strtab_intern_joined, trying first whether the string is the one of @hint, as
+ * fm_strtab_intern_like does. */
+static inline gboolean fm_strtab_intern_joined_like (FmStrtab   *table,
+                                                     guint32     parent,
+                                                     const char *tail,
+                                                     guint16     len,
+                                                     guint32     hint,
+                                                     guint32    *id);
 /* Drops a reference taken by fm_strtab_intern. */
 void fm_strtab_release (FmStrtab *table,
                         guint32   id);
@@ -82,12 +87,6 @@ static inline const char *fm_strtab_get_piece (FmStrtab *table,
 /* Whether a live id is a joined string's. */
 static inline gboolean fm_strtab_is_joined (FmStrtab *table,
                                             guint32   id);
-/* The pieces of a live joined id: its parent's id, and its tail (NUL-terminated) and the
- * tail's length. */
-static inline const char *fm_strtab_get_joined (FmStrtab *table,
-                                                guint32   id,
-                                                guint32  *parent,
-                                                guint16  *len);
 
 /* One past the highest id given out so far: every live id is below it. The owner's
  * thread. */
@@ -129,15 +128,30 @@ struct _FmStrtabPublic {
   guint8 **blocks;        /* by block index */
 };
 
+/* Where the entry of a live id lies. */
+static inline guint32
+fm_strtab_location (FmStrtab *table,
+                    guint32   id)
+{
+  return ((const struct _FmStrtabPublic *) table)->pages[id >> FM_STRTAB_PAGE_SHIFT]
+                                                       [id & (FM_STRTAB_PAGE_IDS - 1)];
+}
+
+/* The entry at a location. */
+static inline FmStrtabEntry *
+fm_strtab_entry_at (FmStrtab *table,
+                    guint32   at)
+{
+  guint8 *block = ((const struct _FmStrtabPublic *) table)->blocks[at >> FM_STRTAB_UNIT_BITS];
+
+  return (FmStrtabEntry *) (void *) (block + (at & ((1u << FM_STRTAB_UNIT_BITS) - 1)) * FM_STRTAB_UNIT);
+}
+
 static inline FmStrtabEntry *
 fm_strtab_entry (FmStrtab *table,
                  guint32   id)
 {
-  const struct _FmStrtabPublic *t = (const struct _FmStrtabPublic *) table;
-  guint32 at = t->pages[id >> FM_STRTAB_PAGE_SHIFT][id & (FM_STRTAB_PAGE_IDS - 1)];
-
-  return (FmStrtabEntry *) (void *) (t->blocks[at >> FM_STRTAB_UNIT_BITS]
-                                     + (at & ((1u << FM_STRTAB_UNIT_BITS) - 1)) * FM_STRTAB_UNIT);
+  return fm_strtab_entry_at (table, fm_strtab_location (table, id));
 }
 
 static inline const char *
@@ -189,19 +203,6 @@ fm_strtab_is_joined (FmStrtab *table,
   return id != FM_STRTAB_EMPTY && (fm_strtab_entry (table, id)->len & FM_STRTAB_JOINED) != 0;
 }
 
-static inline const char *
-fm_strtab_get_joined (FmStrtab *table,
-                      guint32   id,
-                      guint32  *parent,
-                      guint16  *len)
-{
-  const FmStrtabEntry *entry = fm_strtab_entry (table, id);
-
-  memcpy (parent, entry->bytes, sizeof *parent);
-  *len = (entry->len & ~FM_STRTAB_JOINED) - sizeof *parent;
-  return entry->bytes + sizeof *parent;
-}
-
 static inline gboolean
 fm_strtab_intern_like (FmStrtab   *table,
                        const char *s,
@@ -221,6 +222,27 @@ fm_strtab_intern_like (FmStrtab   *table,
         }
     }
   return fm_strtab_intern (table, s, len, id);
+}
+
+static inline gboolean
+fm_strtab_intern_joined_like (FmStrtab   *table,
+                              guint32     parent,
+                              const char *tail,
+                              guint16     len,
+                              guint32     hint,
+                              guint32    *id)
+{
+  guint32 hint_parent;
+  guint16 hint_len;
+  const char *hint_tail = fm_strtab_get_piece (table, hint, &hint_parent, &hint_len);
+
+  if (hint_parent == parent && hint_len == len && memcmp (hint_tail, tail, len) == 0)
+    {
+      fm_strtab_entry (table, hint)->refs++;
+      *id = hint;
+      return TRUE;
+    }
+  return fm_strtab_intern_joined (table, parent, tail, len, id);
 }
 
 G_END_DECLS

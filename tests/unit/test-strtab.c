@@ -94,7 +94,7 @@ assert_joined (FmStrtab   *table,
   const char *tail;
 
   g_assert_true (fm_strtab_is_joined (table, id));
-  tail = fm_strtab_get_joined (table, id, &parent, &len);
+  tail = fm_strtab_get_piece (table, id, &parent, &len);
   g_assert_cmpuint (parent, ==, want_parent);
   g_assert_cmpmem (tail, len, want_tail, strlen (want_tail));
   g_assert_cmpint (tail[len], ==, '\0');
@@ -107,7 +107,7 @@ test_joined_strings (void)
 {
   g_autoptr(FmStrtab) table = fm_strtab_new ();
   g_autofree char *long_tail = g_strnfill (FM_STRTAB_MAX_LEN, 'x');
-  guint32 ids[5], dir, other_dir, a, b, c, plain, refused = 99;
+  guint32 ids[5], dir, other_dir, a, b, c, plain, again, refused = 99;
   char raw[4 + 7];
   gsize released_memory;
 
@@ -139,12 +139,21 @@ test_joined_strings (void)
   /* too long with its parent: refused, nothing taken */
   g_assert_false (fm_strtab_intern_joined (table, dir, long_tail, FM_STRTAB_MAX_LEN - 3, &refused));
   g_assert_cmpuint (fm_strtab_get_n_strings (table), ==, 4);
+  /* a hint of another parent, or another tail, is only a hint */
+  g_assert_true (fm_strtab_intern_joined_like (table, dir, "/passwd", 7, c, &again));
+  g_assert_cmpuint (again, ==, a);
+  fm_strtab_release (table, again);
+  g_assert_true (fm_strtab_intern_joined_like (table, dir, "/group", 6, a, &again));
+  assert_joined (table, again, dir, "/group");
+  fm_strtab_release (table, again);
+  g_assert_cmpuint (fm_strtab_get_n_strings (table), ==, 4);
 
   /* the joined strings hold their parents: the caller's references can go first */
   fm_strtab_release (table, dir);
   fm_strtab_release (table, other_dir);
   assert_string (table, dir, "/etc", 4);
-  fm_strtab_hold (table, c);
+  g_assert_true (fm_strtab_intern_joined_like (table, other_dir, "/passwd", 7, c, &again));
+  g_assert_cmpuint (again, ==, c);
   fm_strtab_release (table, c);
   assert_joined (table, c, other_dir, "/passwd");
   fm_strtab_release (table, c);
