@@ -379,13 +379,14 @@ show_filter_error (FmvWindow    *self,
  * threads, gdbus, gmain and pool workers, carry other names). A capture opened from a file
  * was recorded by another process, or on another boot: a pid there that happens to be
  * this viewer's is some other program's. */
+#define MONITOR_PROGRAMS "comm=filemond or comm=filemonctl or comm=filemon-viewer"
+
 static char *
 monitor_filter (FmvWindow *self)
 {
   if (self->live == NULL)
-    return g_strdup ("not (comm=filemond or comm=filemonctl or comm=filemon-viewer)");
-  return g_strdup_printf ("not (comm=filemond or comm=filemonctl or comm=filemon-viewer or "
-                          "pid=%d)", (int) getpid ());
+    return g_strdup ("not (" MONITOR_PROGRAMS ")");
+  return g_strdup_printf ("not (" MONITOR_PROGRAMS " or pid=%d)", (int) getpid ());
 }
 
 static void
