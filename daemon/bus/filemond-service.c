@@ -465,7 +465,7 @@ handle_save (FmFilemond1           *object,
   count_save (self, sender, +1);
   update_idle (self);
 
-  fmd_save_async (fmd_ring_snapshot (self->ring, since_seq), fd, format,
+  fmd_save_async (self->ring, since_seq, fd, format,
                   self->config->save_stall_sec, self->saves_cancellable, save_done_cb, call);
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }

@@ -9,6 +9,17 @@
  * go, noticed on the main loop (a chunk whose only reference is the ring's again).
  * Retired chunks that snapshots hold wait in a list for that. The string table itself
  * is referenced by the snapshots too, so a ring freed during a save leaves it to them.
+ *
+ * Snapshots and the byte bound: a snapshot lets go of each chunk as soon as its reader
+ * has passed it, so a save that keeps up pins little. One that does not (its reader
+ * stalls, or reads slower than the capture overwrites) would pin every chunk and every
+ * string from its start for as long as it lasts, and the ring would grow past its bound
+ * by whatever the capture adds meanwhile: with distinct long paths, hundreds of MB. So
+ * when the ring is over its bytes and what it would free is pinned, it revokes the
+ * snapshots that pin it: their reader stops at its next event (or is woken by the
+ * revoke function) and lets go of everything. Until it does the ring keeps appending,
+ * so the bound may be passed by what one reader's reaction time lets in (an event, or
+ * one write of the save's buffer), never by a stalled reader's whole lifetime.
  */
 #include "filemond-ring.h"
 
@@ -62,15 +73,30 @@ struct _FmdRing {
 
   GArray *watches;
   guint next_watch_id;
+
+  GPtrArray *snapshots;  /* FmdRingSnapshot *, referenced, until their owner frees them */
+  guint64 n_revoked;
 };
 
 struct _FmdRingSnapshot {
+  gatomicrefcount ref_count;   /* its owner's and the ring's list's */
   FmStrtab *strings;
-  GPtrArray *chunks;     /* Chunk *, referenced */
+  GPtrArray *chunks;     /* Chunk *, referenced until released (then NULL) */
   guint chunk_records;
+  guint64 chunk0_first_seq;
   guint64 first_seq;
   guint64 n_events;
   guint64 next;          /* index of the next event, from first_seq */
+  guint n_unreffed;      /* leading chunks let go of (the reader's own) */
+
+  /* Read by the ring on the main loop while the owner's thread reads the snapshot. */
+  gsize done;            /* events the reader is done with (their views unused) */
+  gint revoked;
+  gint finished;         /* the owner freed it */
+
+  FmdRingRevokeFunc revoke_func;
+  gpointer revoke_data;
+  GDestroyNotify revoke_destroy;
 };
 
 static Chunk *
@@ -113,6 +139,42 @@ chunk_is_shared (Chunk *chunk)
   return !g_atomic_ref_count_compare (&chunk->ref_count, 1);
 }
 
+static void
+snapshot_unref (gpointer data)
+{
+  FmdRingSnapshot *snap = data;
+
+  if (!g_atomic_ref_count_dec (&snap->ref_count))
+    return;
+  if (snap->revoke_destroy != NULL)
+    snap->revoke_destroy (snap->revoke_data);
+  g_ptr_array_unref (snap->chunks);
+  fm_strtab_unref (snap->strings);
+  g_free (snap);
+}
+
+/* The first event @snap's reader still needs; G_MAXUINT64 when it needs none. Read from
+ * the main loop while the reader moves on: a stale value is smaller, never unsafe. */
+static guint64
+snapshot_pinned_seq (FmdRingSnapshot *snap)
+{
+  gsize done = (gsize) g_atomic_pointer_get (&snap->done);
+
+  return done < snap->n_events && !g_atomic_int_get (&snap->finished)
+           ? snap->first_seq + done : G_MAXUINT64;
+}
+
+/* The first event any snapshot's reader still needs. */
+static guint64
+min_pinned_seq (FmdRing *ring)
+{
+  guint64 min = G_MAXUINT64;
+
+  for (guint i = 0; i < ring->snapshots->len; i++)
+    min = MIN (min, snapshot_pinned_seq (g_ptr_array_index (ring->snapshots, i)));
+  return min;
+}
+
 FmdRing *
 fmd_ring_new (guint64 max_events,
               guint64 max_bytes)
@@ -141,6 +203,7 @@ fmd_ring_new (guint64 max_events,
   ring->next_seq = 1;
   ring->watches = g_array_new (FALSE, FALSE, sizeof (Watch));
   ring->next_watch_id = 1;
+  ring->snapshots = g_ptr_array_new_with_free_func (snapshot_unref);
   return ring;
 }
 
@@ -164,6 +227,7 @@ fmd_ring_free (FmdRing *ring)
   g_ptr_array_unref (ring->retired);
   fm_strtab_unref (ring->strings);
   g_array_unref (ring->watches);
+  g_ptr_array_unref (ring->snapshots);
   g_free (ring);
 }
 
@@ -183,7 +247,7 @@ locate (FmdRing  *ring,
 }
 
 /* Releases the strings of the records of @chunk that left the ring (all of them when
- * @chunk left it), unless a snapshot still reads them. */
+ * @chunk left it), but those a snapshot's reader still needs. */
 static void
 release_gone (FmdRing *ring,
               Chunk   *chunk,
@@ -193,12 +257,17 @@ release_gone (FmdRing *ring,
                          : MIN (ring->first_seq - chunk->first_seq, chunk->n_records);
 
   if (chunk_is_shared (chunk))
-    return;
+    {
+      guint64 pinned = min_pinned_seq (ring);
+
+      gone = MIN (gone, pinned > chunk->first_seq ? pinned - chunk->first_seq : 0);
+    }
   for (; chunk->n_released < gone; chunk->n_released++)
     fm_compact_event_release (&chunk->records[chunk->n_released], ring->strings);
 }
 
-/* Retired chunks whose snapshots are gone give their strings back. */
+/* Retired chunks give back the strings that snapshots' readers are done with, and go
+ * once no snapshot holds them. */
 static void
 sweep_retired (FmdRing *ring)
 {
@@ -206,11 +275,9 @@ sweep_retired (FmdRing *ring)
     {
       Chunk *chunk = g_ptr_array_index (ring->retired, i - 1);
 
+      release_gone (ring, chunk, TRUE);
       if (!chunk_is_shared (chunk))
-        {
-          release_gone (ring, chunk, TRUE);
-          g_ptr_array_remove_index_fast (ring->retired, i - 1);
-        }
+        g_ptr_array_remove_index_fast (ring->retired, i - 1);
     }
 }
 
@@ -290,15 +357,57 @@ tail_chunk (FmdRing *ring)
   return push_chunk (ring);
 }
 
-/* The byte bound: the oldest events go until the chunks and the strings fit, as long as
- * that frees something (not while a snapshot holds the oldest chunk). */
+/* Revokes the snapshots whose reader still needs an event before @seq; TRUE when one
+ * still does (revoked now or before, its reader not done yet). Forgets the snapshots
+ * their owners freed. */
+static gboolean
+revoke_pinning (FmdRing *ring,
+                guint64  seq)
+{
+  gboolean pinned = FALSE;
+
+  for (guint i = ring->snapshots->len; i > 0; i--)
+    {
+      FmdRingSnapshot *snap = g_ptr_array_index (ring->snapshots, i - 1);
+
+      if (g_atomic_int_get (&snap->finished))
+        {
+          g_ptr_array_remove_index_fast (ring->snapshots, i - 1);
+          continue;
+        }
+      if (snapshot_pinned_seq (snap) >= seq)
+        continue;
+      pinned = TRUE;
+      if (g_atomic_int_compare_and_exchange (&snap->revoked, 0, 1))
+        {
+          ring->n_revoked++;
+          if (snap->revoke_func != NULL)
+            snap->revoke_func (snap->revoke_data);
+        }
+    }
+  return pinned;
+}
+
+/* The byte bound: the oldest events go until the chunks and the strings fit. An event a
+ * snapshot's reader still needs cannot go: the snapshots needing it are revoked, and the
+ * ring waits for their readers to let go rather than drop newer events in its place. */
 static void
 enforce_bytes (FmdRing *ring)
 {
+  if (fmd_ring_get_memory (ring) <= ring->max_bytes)
+    return;
+
+  /* what readers passed since the last look */
+  sweep_retired (ring);
+  release_gone (ring, chunk_at (ring, 0), FALSE);
+
   while (fmd_ring_get_memory (ring) > ring->max_bytes
-         && ring->next_seq - ring->first_seq > 1
-         && !chunk_is_shared (chunk_at (ring, 0)))
-    drop_oldest_event (ring);
+         && ring->next_seq - ring->first_seq > 1)
+    {
+      if (revoke_pinning (ring, ring->first_seq + 1))
+        return;
+      drop_oldest_event (ring);
+    }
 }
 
 /* The last event appended while its strings are held, for the intern's hint. */
@@ -361,8 +470,11 @@ guint fmd_ring_get_n_strings (FmdRing *ring) { return fm_strtab_get_n_strings (r
 guint64
 fmd_ring_get_memory (FmdRing *ring)
 {
-  return (guint64) ring->n_chunks * ring->chunk_bytes + fm_strtab_get_memory (ring->strings);
+  return (guint64) (ring->n_chunks + ring->retired->len) * ring->chunk_bytes
+         + fm_strtab_get_memory (ring->strings);
 }
+
+guint64 fmd_ring_get_n_revoked (FmdRing *ring) { return ring->n_revoked; }
 
 gboolean
 fmd_ring_lookup (FmdRing *ring,
@@ -446,17 +558,36 @@ fmd_ring_remove_watch (FmdRing *ring,
       }
 }
 
+static void
+chunk_unref_nullable (gpointer data)
+{
+  if (data != NULL)
+    chunk_unref (data);
+}
+
 FmdRingSnapshot *
-fmd_ring_snapshot (FmdRing *ring,
-                   guint64  since_seq)
+fmd_ring_snapshot (FmdRing           *ring,
+                   guint64            since_seq,
+                   FmdRingRevokeFunc  revoke_func,
+                   gpointer           revoke_data,
+                   GDestroyNotify     revoke_destroy)
 {
   FmdRingSnapshot *snap = g_new0 (FmdRingSnapshot, 1);
   guint64 start = MAX (since_seq, ring->first_seq);
 
+  /* those whose owners are done go here too, not only when the ring is over its bound */
+  for (guint i = ring->snapshots->len; i > 0; i--)
+    if (g_atomic_int_get (&((FmdRingSnapshot *) g_ptr_array_index (ring->snapshots, i - 1))->finished))
+      g_ptr_array_remove_index_fast (ring->snapshots, i - 1);
+
+  g_atomic_ref_count_init (&snap->ref_count);
   snap->strings = fm_strtab_ref (ring->strings);
-  snap->chunks = g_ptr_array_new_with_free_func (chunk_unref);
+  snap->chunks = g_ptr_array_new_with_free_func (chunk_unref_nullable);
   snap->chunk_records = ring->chunk_records;
   snap->first_seq = start;
+  snap->revoke_func = revoke_func;
+  snap->revoke_data = revoke_data;
+  snap->revoke_destroy = revoke_destroy;
 
   if (start < ring->next_seq)
     {
@@ -464,12 +595,31 @@ fmd_ring_snapshot (FmdRing *ring,
 
       snap->n_events = ring->next_seq - start;
       locate (ring, start, &chunk);
+      snap->chunk0_first_seq = chunk->first_seq;
       for (guint k = (chunk->first_seq - chunk_at (ring, 0)->first_seq) / ring->chunk_records;
            k < ring->n_chunks; k++)
         g_ptr_array_add (snap->chunks, chunk_ref (chunk_at (ring, k)));
+      /* the ring's reference: it may have to revoke it */
+      g_atomic_ref_count_inc (&snap->ref_count);
+      g_ptr_array_add (ring->snapshots, snap);
     }
 
   return snap;
+}
+
+gboolean
+fmd_ring_snapshot_is_revoked (FmdRingSnapshot *snapshot)
+{
+  return g_atomic_int_get (&snapshot->revoked) != 0;
+}
+
+/* Lets go of the chunks before the @n-th (the reader is done with their events). */
+static void
+snapshot_release_chunks (FmdRingSnapshot *snap,
+                         guint            n)
+{
+  for (; snap->n_unreffed < MIN (n, snap->chunks->len); snap->n_unreffed++)
+    chunk_unref (g_steal_pointer (&g_ptr_array_index (snap->chunks, snap->n_unreffed)));
 }
 
 guint64
@@ -490,14 +640,22 @@ fmd_ring_snapshot_next (FmdRingSnapshot *snapshot,
 {
   Chunk *chunk;
   guint64 i;
+  guint k;
 
-  if (snapshot->next >= snapshot->n_events)
-    return FALSE;
+  /* the view of the event before is no longer used: its strings may go */
+  g_atomic_pointer_set (&snapshot->done, (gsize) snapshot->next);
+  if (snapshot->next >= snapshot->n_events || fmd_ring_snapshot_is_revoked (snapshot))
+    {
+      g_atomic_pointer_set (&snapshot->done, (gsize) snapshot->n_events);
+      snapshot_release_chunks (snapshot, snapshot->chunks->len);
+      return FALSE;
+    }
 
   /* chunks are full but the last, so the position is arithmetic as in the ring */
-  chunk = g_ptr_array_index (snapshot->chunks, 0);
-  i = snapshot->first_seq + snapshot->next - chunk->first_seq;
-  chunk = g_ptr_array_index (snapshot->chunks, i / snapshot->chunk_records);
+  i = snapshot->first_seq + snapshot->next - snapshot->chunk0_first_seq;
+  k = i / snapshot->chunk_records;
+  snapshot_release_chunks (snapshot, k);
+  chunk = g_ptr_array_index (snapshot->chunks, k);
   fm_compact_event_view (&chunk->records[i % snapshot->chunk_records],
                          snapshot->first_seq + snapshot->next, snapshot->strings, event);
   snapshot->next++;
@@ -510,7 +668,7 @@ fmd_ring_snapshot_free (FmdRingSnapshot *snapshot)
   if (snapshot == NULL)
     return;
 
-  g_ptr_array_unref (snapshot->chunks);
-  fm_strtab_unref (snapshot->strings);
-  g_free (snapshot);
+  g_atomic_int_set (&snapshot->finished, 1);
+  snapshot_release_chunks (snapshot, snapshot->chunks->len);
+  snapshot_unref (snapshot);
 }

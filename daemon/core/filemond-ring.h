@@ -11,7 +11,11 @@
  * Memory is a list of chunks of records. A snapshot (for Save) references the chunks it
  * needs, so taking one costs no copy and the ring can keep overwriting: it simply stops
  * using a chunk that a snapshot still holds, and keeps the strings of that chunk's
- * records until the snapshot lets go of it.
+ * records until the snapshot lets go of it, which it does chunk by chunk as it is read.
+ * The byte bound holds against snapshots too: when the ring is over it and what it would
+ * free is pinned, the snapshots pinning it are revoked (their reader stops at its next
+ * event, woken by the revoke function when it waits elsewhere) rather than the ring
+ * growing for as long as a stalled reader keeps them.
  *
  * Not thread-safe: used on the main loop only. A snapshot may be read from another thread.
  */
@@ -29,6 +33,9 @@ typedef struct _FmdRingSnapshot FmdRingSnapshot;
 
 /* Called after each append, on the appending thread. Keep it cheap. */
 typedef void (*FmdRingWatchFunc) (FmdRing *ring, gpointer user_data);
+/* Called once, on the appending thread, when a snapshot is revoked: wakes its reader.
+ * Keep it cheap and thread-safe (g_cancellable_cancel). */
+typedef void (*FmdRingRevokeFunc) (gpointer user_data);
 
 FmdRing *fmd_ring_new (guint64 max_events,
                        guint64 max_bytes);
@@ -43,9 +50,12 @@ guint64 fmd_ring_get_first_seq (FmdRing *ring);
 /* The sequence number the next appended event will get. */
 guint64 fmd_ring_get_next_seq (FmdRing *ring);
 guint64 fmd_ring_get_n_events (FmdRing *ring);
-/* Bytes of memory the ring's chunks and its string table take now: never more than
- * max_bytes, unless a snapshot holds the oldest chunk or one event is bigger alone. */
+/* Bytes of memory the ring's chunks (with those out of it that snapshots still hold) and
+ * its string table take now: never more than max_bytes, unless one event is bigger alone,
+ * or a revoked snapshot's reader has not let go yet. */
 guint64 fmd_ring_get_memory (FmdRing *ring);
+/* Snapshots revoked so far for the byte bound. */
+guint64 fmd_ring_get_n_revoked (FmdRing *ring);
 /* Distinct strings the buffered events hold. */
 guint fmd_ring_get_n_strings (FmdRing *ring);
 guint64 fmd_ring_get_overwritten (FmdRing *ring);
@@ -74,12 +84,22 @@ guint fmd_ring_add_watch (FmdRing          *ring,
 void fmd_ring_remove_watch (FmdRing *ring,
                             guint    id);
 
-/* The buffered events with seq >= @since_seq (all of them for 0), frozen now. */
-FmdRingSnapshot *fmd_ring_snapshot (FmdRing *ring,
-                                    guint64  since_seq);
+/* The buffered events with seq >= @since_seq (all of them for 0), frozen now. Its
+ * reader may be another thread. @revoke_func (may be NULL) is called if the ring revokes
+ * it; @revoke_destroy frees @revoke_data when neither the ring nor the owner can call it
+ * any more. */
+FmdRingSnapshot *fmd_ring_snapshot (FmdRing           *ring,
+                                    guint64            since_seq,
+                                    FmdRingRevokeFunc  revoke_func,
+                                    gpointer           revoke_data,
+                                    GDestroyNotify     revoke_destroy);
+/* TRUE once the ring revoked it: fmd_ring_snapshot_next() then returns FALSE, and the
+ * events it had not given yet are lost to it. */
+gboolean fmd_ring_snapshot_is_revoked (FmdRingSnapshot *snapshot);
 guint64 fmd_ring_snapshot_get_n_events (FmdRingSnapshot *snapshot);
 guint64 fmd_ring_snapshot_get_first_seq (FmdRingSnapshot *snapshot);
-/* Iterates the events in order; FALSE at the end. The view is valid until the next call. */
+/* Iterates the events in order; FALSE at the end or once revoked. The view is valid
+ * until the next call. */
 gboolean fmd_ring_snapshot_next (FmdRingSnapshot *snapshot,
                                  FmEvent         *event);
 void fmd_ring_snapshot_free (FmdRingSnapshot *snapshot);

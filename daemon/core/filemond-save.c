@@ -2,21 +2,37 @@
  *
  * One thread per save, not GLib's shared pool: the pool also runs the polkit checks, and
  * a client that never reads its pipe must not starve authorization for everyone else.
+ *
+ * Memory: the kernel charges the pages a write creates to the writer's memory cgroup,
+ * filemond's, whoever owns the file. Page cache of a file on disk can be reclaimed once
+ * written back, so a save waits for the writeback of every WRITEBACK_BYTES it wrote and
+ * drops those pages (without that, dirty pages of a few saves of the whole ring reach
+ * the unit's MemoryHigh). A file in memory (tmpfs, a memfd) cannot be reclaimed at all:
+ * what filemond wrote there would count against filemond for as long as the caller keeps
+ * the file, so such a descriptor is refused; the caller passes a pipe and writes the file
+ * itself, charged to itself (filemonctl save does). A pipe or socket holds at most its
+ * buffer.
  */
+#define _GNU_SOURCE   /* sync_file_range */
 #include "filemond-save.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <linux/magic.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "fm-error.h"
 #include "fm-stream.h"
 
 #define WRITE_CHUNK ((gsize) 64 * 1024)
+/* Written to a file on disk between two waits for its writeback: what one save keeps
+ * charged to filemond at most (16 saves: 128 MiB, within the unit's MemoryHigh). */
+#define WRITEBACK_BYTES ((guint64) 8 * 1024 * 1024)
 
 typedef enum {
   FD_REGULAR,
@@ -31,6 +47,10 @@ typedef struct {
   gboolean nonblocking;
   FmFormat format;
   guint stall_sec;
+  guint64 unsynced;          /* bytes written to a regular file since its last writeback */
+  GCancellable *cancellable; /* the save's own: cancelled by the caller's or a revoke */
+  GCancellable *parent;
+  gulong parent_id;
 } SaveData;
 
 /* The descriptor is closed before the reply, whatever the reply says: the reader sees end
@@ -49,9 +69,33 @@ save_data_free (gpointer data)
 {
   SaveData *save = data;
 
-  fmd_ring_snapshot_free (save->snapshot);
+  g_clear_pointer (&save->snapshot, fmd_ring_snapshot_free);
   save_close_fd (save);
+  if (save->parent != NULL)
+    g_cancellable_disconnect (save->parent, save->parent_id);
+  g_clear_object (&save->parent);
+  g_clear_object (&save->cancellable);
   g_free (save);
+}
+
+/* Whether a file system keeps its files in memory, where nothing written can be
+ * reclaimed. */
+static gboolean
+is_memory_fs (int fd)
+{
+  struct statfs sfs;
+
+  if (fstatfs (fd, &sfs) < 0)
+    return FALSE;
+  switch ((unsigned long) sfs.f_type)
+    {
+    case TMPFS_MAGIC:   /* also memfds */
+    case RAMFS_MAGIC:
+    case HUGETLBFS_MAGIC:
+      return TRUE;
+    default:
+      return FALSE;
+    }
 }
 
 static const char *
@@ -86,7 +130,18 @@ classify_fd (int      fd,
     }
 
   if (S_ISREG (st.st_mode))
-    *kind = FD_REGULAR;
+    {
+      if (is_memory_fs (fd))
+        {
+          g_set_error_literal (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+                               "the file descriptor is a file kept in memory (tmpfs or a "
+                               "memfd): what filemond wrote there would stay in its memory "
+                               "for as long as the file exists; pass a pipe and copy its "
+                               "other end into the file (as filemonctl save does)");
+          return FALSE;
+        }
+      *kind = FD_REGULAR;
+    }
   else if (S_ISFIFO (st.st_mode))
     *kind = FD_PIPE;
   else if (S_ISSOCK (st.st_mode))
@@ -226,6 +281,8 @@ write_all (SaveData      *save,
         {
           data += n;
           len -= n;
+          if (save->kind == FD_REGULAR)
+            save->unsynced += n;
           continue;
         }
 
@@ -250,6 +307,43 @@ write_all (SaveData      *save,
   return TRUE;
 }
 
+/* Waits until what was written to a regular file is on disk and drops it from the page
+ * cache: only then is it no longer charged to filemond. File systems without
+ * sync_file_range (EINVAL, ESPIPE) keep what the kernel keeps. */
+static gboolean
+write_back (SaveData  *save,
+            GError   **error)
+{
+  int saved_errno;
+
+  save->unsynced = 0;
+  if (sync_file_range (save->fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+                                       SYNC_FILE_RANGE_WAIT_AFTER) < 0)
+    {
+      saved_errno = errno;
+      if (saved_errno == EINVAL || saved_errno == ESPIPE || saved_errno == ENOSYS)
+        return TRUE;
+      g_set_error (error, FM_ERROR, FM_ERROR_IO, "writing the capture failed: %s",
+                   g_strerror (saved_errno));
+      return FALSE;
+    }
+  (void) posix_fadvise (save->fd, 0, 0, POSIX_FADV_DONTNEED);
+  return TRUE;
+}
+
+static gboolean
+flush (SaveData      *save,
+       GString       *buf,
+       GCancellable  *cancellable,
+       GError       **error)
+{
+  if (g_cancellable_set_error_if_cancelled (cancellable, error) ||
+      !write_all (save, buf->str, buf->len, cancellable, error))
+    return FALSE;
+  g_string_truncate (buf, 0);
+  return save->unsynced < WRITEBACK_BYTES || write_back (save, error);
+}
+
 static gboolean
 write_snapshot (SaveData      *save,
                 GCancellable  *cancellable,
@@ -268,15 +362,14 @@ write_snapshot (SaveData      *save,
       fm_format_event (save->format, &event, buf);
       (*written)++;
 
-      if (buf->len >= WRITE_CHUNK)
-        {
-          if (!write_all (save, buf->str, buf->len, cancellable, error))
-            return FALSE;
-          g_string_truncate (buf, 0);
-        }
+      if (buf->len >= WRITE_CHUNK && !flush (save, buf, cancellable, error))
+        return FALSE;
     }
 
-  return write_all (save, buf->str, buf->len, cancellable, error);
+  if (fmd_ring_snapshot_is_revoked (save->snapshot))
+    return FALSE;
+  return flush (save, buf, cancellable, error) &&
+         (save->kind != FD_REGULAR || write_back (save, error));
 }
 
 static gpointer
@@ -288,8 +381,22 @@ save_thread (gpointer user_data)
   guint64 written = 0;
   gboolean ok;
 
-  ok = write_snapshot (save, g_task_get_cancellable (task), &written, &error);
+  ok = write_snapshot (save, save->cancellable, &written, &error);
 
+  /* whatever stopped it, a revoked snapshot is why */
+  if (fmd_ring_snapshot_is_revoked (save->snapshot))
+    {
+      ok = FALSE;
+      g_clear_error (&error);
+      g_set_error (&error, FM_ERROR, FM_ERROR_IO, "the save fell behind the capture: %"
+                   G_GUINT64_FORMAT " of its %" G_GUINT64_FORMAT " events were not written "
+                   "yet when the buffer's byte limit needed their room; read faster, or "
+                   "save once the capture is stopped",
+                   fmd_ring_snapshot_get_n_events (save->snapshot) - written,
+                   fmd_ring_snapshot_get_n_events (save->snapshot));
+    }
+  /* the ring's chunks and strings go back now, not when the main loop gets the reply */
+  g_clear_pointer (&save->snapshot, fmd_ring_snapshot_free);
   save_close_fd (save);
 
   if (!ok)
@@ -299,8 +406,22 @@ save_thread (gpointer user_data)
   return NULL;
 }
 
+static void
+cancel_cb (GCancellable *parent,
+           GCancellable *own)
+{
+  g_cancellable_cancel (own);
+}
+
+static void
+revoke_cb (gpointer user_data)
+{
+  g_cancellable_cancel (user_data);
+}
+
 void
-fmd_save_async (FmdRingSnapshot     *snapshot,
+fmd_save_async (FmdRing             *ring,
+                guint64              since_seq,
                 int                  fd,
                 FmFormat             format,
                 guint                stall_sec,
@@ -308,18 +429,30 @@ fmd_save_async (FmdRingSnapshot     *snapshot,
                 GAsyncReadyCallback  callback,
                 gpointer             user_data)
 {
-  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
   SaveData *save = g_new0 (SaveData, 1);
   GThread *thread;
   int flags;
 
+  save->cancellable = g_cancellable_new ();
+  task = g_task_new (NULL, save->cancellable, callback, user_data);
+  /* the save's own cancellable is also cancelled by a revoke: the thread says which */
+  g_task_set_check_cancellable (task, FALSE);
   g_task_set_source_tag (task, fmd_save_async);
-  save->snapshot = snapshot;
   save->fd = fd;
   save->format = format;
   save->stall_sec = stall_sec;
   g_task_set_task_data (task, save, save_data_free);
+  if (cancellable != NULL)
+    {
+      save->parent = g_object_ref (cancellable);
+      save->parent_id = g_cancellable_connect (cancellable, G_CALLBACK (cancel_cb),
+                                               g_object_ref (save->cancellable),
+                                               g_object_unref);
+    }
+  save->snapshot = fmd_ring_snapshot (ring, since_seq, revoke_cb,
+                                      g_object_ref (save->cancellable), g_object_unref);
 
   if (!classify_fd (fd, &save->kind, &error))
     {

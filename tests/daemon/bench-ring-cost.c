@@ -121,7 +121,7 @@ save_all (FmdRing *ring,
   drain->fd = p[0];
   drain->sum = g_checksum_new (G_CHECKSUM_SHA256);
   thread = g_thread_new ("drain", drain_thread, drain);
-  fmd_save_async (fmd_ring_snapshot (ring, 0), p[1], FM_FORMAT_JSONL, 60, NULL, saved_cb, &done);
+  fmd_save_async (ring, 0, p[1], FM_FORMAT_JSONL, 60, NULL, saved_cb, &done);
   while (!done)
     g_main_context_iteration (NULL, TRUE);
   g_thread_join (thread);

@@ -214,7 +214,7 @@ test_snapshot_survives_overwrite (void)
   guint64 expected;
 
   append_n (ring, 0, 1500);
-  snap = fmd_ring_snapshot (ring, 700);
+  snap = fmd_ring_snapshot (ring, 700, NULL, NULL, NULL);
   g_assert_cmpuint (fmd_ring_snapshot_get_first_seq (snap), ==, 700);
   g_assert_cmpuint (fmd_ring_snapshot_get_n_events (snap), ==, 801);
 
@@ -254,7 +254,7 @@ test_snapshot_outlives_ring (void)
   guint n = 0;
 
   append_n (ring, 0, 1500);
-  snap = fmd_ring_snapshot (ring, 0);
+  snap = fmd_ring_snapshot (ring, 0, NULL, NULL, NULL);
   fmd_ring_free (ring);
   while (fmd_ring_snapshot_next (snap, &got))
     {
@@ -275,15 +275,15 @@ test_snapshot_since_zero_and_beyond (void)
   g_autoptr(FmdRing) ring = fmd_ring_new (100, 1024 * 1024);
   g_autoptr(FmdRingSnapshot) all = NULL;
   g_autoptr(FmdRingSnapshot) none = NULL;
-  g_autoptr(FmdRingSnapshot) empty = fmd_ring_snapshot (ring, 0);
+  g_autoptr(FmdRingSnapshot) empty = fmd_ring_snapshot (ring, 0, NULL, NULL, NULL);
   FmEvent event;
   guint n = 0;
 
   g_assert_false (fmd_ring_snapshot_next (empty, &event));
 
   append_n (ring, 0, 150);
-  all = fmd_ring_snapshot (ring, 0);
-  none = fmd_ring_snapshot (ring, 151);
+  all = fmd_ring_snapshot (ring, 0, NULL, NULL, NULL);
+  none = fmd_ring_snapshot (ring, 151, NULL, NULL, NULL);
   g_assert_cmpuint (fmd_ring_snapshot_get_n_events (all), ==, 100);
   g_assert_cmpuint (fmd_ring_snapshot_get_first_seq (all), ==, 51);
   while (fmd_ring_snapshot_next (all, &event))
@@ -291,6 +291,105 @@ test_snapshot_since_zero_and_beyond (void)
   g_assert_cmpuint (n, ==, 100);
   g_assert_cmpuint (fmd_ring_snapshot_get_n_events (none), ==, 0);
   g_assert_false (fmd_ring_snapshot_next (none, &event));
+}
+
+/* Appends @n events whose paths are all distinct and @len bytes long: the strings, not
+ * the records, fill the byte budget, as a capture of distinct long paths does. */
+static void
+append_long (FmdRing *ring,
+             guint    from,
+             guint    n,
+             gsize    len)
+{
+  g_autofree char *path = g_malloc (len + 1);
+
+  memset (path, 'x', len);
+  path[0] = '/';
+  path[len] = '\0';
+  for (guint i = from; i < from + n; i++)
+    {
+      FmEvent event = { 0 };
+
+      g_snprintf (path + 1, 16, "%010u", i);
+      path[11] = '/';
+      event.pid = event.tid = 42;
+      event.syscall_nr = 262;
+      event.result = -2;
+      fm_event_set_strings (&event, "stat", path, "", "");
+      fmd_ring_append (ring, &event);
+    }
+}
+
+static void
+count_revoke (gpointer user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+/* A snapshot nobody reads pinned every chunk and string from its start, and the ring grew
+ * past its byte bound for as long as it lived (a Save into a FIFO nobody reads: 852 MB
+ * against Bytes=256M). Now it is revoked once the ring needs what it pins. */
+static void
+test_snapshot_stalled_is_revoked (void)
+{
+  guint64 max = 4 * 1024 * 1024;
+  g_autoptr(FmdRing) ring = fmd_ring_new (1000000, max);
+  FmdRingSnapshot *snap;
+  guint revoked = 0;
+  FmEvent got;
+
+  append_long (ring, 0, 500, 2000);
+  g_assert_cmpuint (fmd_ring_get_memory (ring), <=, max);
+  snap = fmd_ring_snapshot (ring, 0, count_revoke, &revoked, NULL);
+  g_assert_false (fmd_ring_snapshot_is_revoked (snap));
+
+  /* ten times the budget goes by while the snapshot is held */
+  append_long (ring, 500, 20000, 2000);
+  g_assert_cmpuint (revoked, ==, 1);
+  g_assert_true (fmd_ring_snapshot_is_revoked (snap));
+  g_assert_cmpuint (fmd_ring_get_n_revoked (ring), ==, 1);
+  g_assert_false (fmd_ring_snapshot_next (snap, &got));
+
+  /* its reader let go (next() returned FALSE): the ring is back within its bound at once */
+  append_long (ring, 20500, 1, 2000);
+  g_assert_cmpuint (fmd_ring_get_memory (ring), <=, max);
+  fmd_ring_snapshot_free (snap);
+  append_long (ring, 20501, 20000, 2000);
+  g_assert_cmpuint (fmd_ring_get_memory (ring), <=, max);
+  g_assert_cmpuint (revoked, ==, 1);
+}
+
+/* A reader that keeps ahead of the overwriting lets go of each chunk it passed: the ring
+ * stays within its bound and the snapshot is never revoked, however long it is read. */
+static void
+test_snapshot_read_as_it_goes_is_kept (void)
+{
+  guint64 max = 4 * 1024 * 1024;
+  g_autoptr(FmdRing) ring = fmd_ring_new (1000000, max);
+  g_autoptr(FmdRingSnapshot) snap = NULL;
+  guint revoked = 0;
+  guint64 n = 0, expected;
+  FmEvent got;
+
+  append_long (ring, 0, 1500, 2000);
+  snap = fmd_ring_snapshot (ring, 0, count_revoke, &revoked, NULL);
+  expected = fmd_ring_snapshot_get_first_seq (snap);
+  for (guint round = 0; round < 100; round++)
+    {
+      /* read a little more than the ring overwrites meanwhile */
+      for (guint k = 0; k < 40 && fmd_ring_snapshot_next (snap, &got); k++, n++)
+        {
+          g_assert_cmpuint (got.seq, ==, expected);
+          expected++;
+        }
+      append_long (ring, 1500 + round * 30, 30, 2000);
+      g_assert_cmpuint (fmd_ring_get_memory (ring), <=, max);
+    }
+  while (fmd_ring_snapshot_next (snap, &got))
+    n++;
+  g_assert_cmpuint (n, ==, fmd_ring_snapshot_get_n_events (snap));
+  g_assert_cmpuint (revoked, ==, 0);
+  g_assert_false (fmd_ring_snapshot_is_revoked (snap));
 }
 
 static void
@@ -328,6 +427,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/ring/snapshot/survives-overwrite", test_snapshot_survives_overwrite);
   g_test_add_func ("/ring/snapshot/outlives-the-ring", test_snapshot_outlives_ring);
   g_test_add_func ("/ring/snapshot/since-zero-and-beyond", test_snapshot_since_zero_and_beyond);
+  g_test_add_func ("/ring/snapshot/stalled-is-revoked-and-the-bound-holds", test_snapshot_stalled_is_revoked);
+  g_test_add_func ("/ring/snapshot/read-as-it-goes-is-kept-within-the-bound", test_snapshot_read_as_it_goes_is_kept);
   g_test_add_func ("/ring/watch/sees-each-append", test_watch_sees_each_append);
 
   return g_test_run ();
