@@ -1,5 +1,8 @@
-/* filemonctl-save.c: `filemonctl save FILE`: we open FILE with our own rights and hand
- * the daemon the descriptor; filemond never opens a path a client names. */
+/* filemonctl-save.c: `filemonctl save FILE`: we open FILE with our own rights; filemond
+ * never opens a path a client names. The daemon writes into a pipe and we copy it into
+ * FILE: the pages of FILE are then ours, charged to our memory, not to filemond's (which
+ * refuses a file kept in memory, such as one in a tmpfs /tmp, for that reason). */
+#define _GNU_SOURCE   /* pipe2 */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -20,6 +23,43 @@ format_for_name (const char *path)
   if (g_str_has_suffix (path, ".txt") || g_str_has_suffix (path, ".log"))
     return FM_FORMAT_TEXT;
   return FM_FORMAT_JSONL;
+}
+
+typedef struct {
+  int from;
+  int to;
+  GError *error;
+} Copy;
+
+/* Copies the pipe into the file until the daemon closes its end. On a write error it
+ * stops reading: the daemon then ends the save at once (the reader closed the pipe)
+ * instead of waiting for a reader that will never come back. */
+static gpointer
+copy_thread (gpointer user_data)
+{
+  Copy *copy = user_data;
+  char buf[64 * 1024];
+
+  for (;;)
+    {
+      gssize n = read (copy->from, buf, sizeof buf);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved_errno = errno;
+
+          g_set_error (&copy->error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                       "reading from filemond: %s", g_strerror (saved_errno));
+          break;
+        }
+      if (n == 0 || !fmctl_write_all (copy->to, buf, n, &copy->error))
+        break;
+    }
+  close (copy->from);
+  copy->from = -1;
+  return NULL;
 }
 
 int
@@ -44,7 +84,10 @@ fmctl_cmd_save (int argc, char **argv)
   FmFormat format;
   gboolean created = TRUE;
   guint64 since_seq = 0, written;
+  Copy copy = { -1, -1, NULL };
+  GThread *thread;
   int fd, saved_errno;
+  int p[2];
 
   g_option_context_set_summary (context, "Saves the events in filemond's buffer into FILE "
                                 "(created or truncated, with your own rights).");
@@ -79,17 +122,47 @@ fmctl_cmd_save (int argc, char **argv)
       g_printerr ("filemonctl: save: cannot open %s: %s\n", path, g_strerror (saved_errno));
       return FMCTL_EXIT_ERROR;
     }
-  fd_list = g_unix_fd_list_new_from_array (&fd, 1);
+  if (pipe2 (p, O_CLOEXEC) < 0)
+    {
+      saved_errno = errno;
+      close (fd);
+      if (created)
+        (void) g_unlink (path);
+      g_printerr ("filemonctl: save: cannot create a pipe: %s\n", g_strerror (saved_errno));
+      return FMCTL_EXIT_ERROR;
+    }
+  copy.from = p[0];
+  copy.to = fd;
+  thread = g_thread_new ("filemonctl-save", copy_thread, &copy);
+
+  /* the list takes the write end: once it and the daemon's copy are closed, the copy
+   * sees the end of the pipe */
+  fd_list = g_unix_fd_list_new_from_array (&p[1], 1);
   if (since != NULL)
     g_variant_builder_add (&options, "{sv}", "since-seq", g_variant_new_uint64 (since_seq));
   reply = fmctl_call (proxy, "Save",
                       g_variant_new ("(hsa{sv})", 0, fm_format_to_string (format), &options),
                       G_VARIANT_TYPE ("(t)"), fd_list, NULL, &error);
   g_clear_object (&fd_list);
-  if (reply == NULL)
+  /* the daemon closes its end before it replies, error or not; a call that never reached
+   * it (no bus) leaves none */
+  g_thread_join (thread);
+  if (close (fd) < 0 && copy.error == NULL)
+    {
+      saved_errno = errno;
+      g_set_error (&copy.error, G_IO_ERROR, g_io_error_from_errno (saved_errno), "%s",
+                   g_strerror (saved_errno));
+    }
+  if (reply == NULL || copy.error != NULL)
     {
       if (created)
         (void) g_unlink (path);
+      if (copy.error != NULL)
+        {
+          g_printerr ("filemonctl: save: cannot write %s: %s\n", path, copy.error->message);
+          g_clear_error (&copy.error);
+          return FMCTL_EXIT_ERROR;
+        }
       return fmctl_error_exit ("save", error);
     }
   g_variant_get (reply, "(t)", &written);

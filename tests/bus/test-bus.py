@@ -671,7 +671,7 @@ def check_save(tap, conn):
         else:
             lines = data.count(b"\n")
             tap.check(lines == buffered, "/save/%s/one-line-per-event" % fmt, (lines, buffered))
-    path = os.path.join(os.environ["FILEMON_TEST_TMP"], "saved.jsonl")
+    path = os.path.join(os.environ["FILEMON_TEST_DISK"], "saved.jsonl")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     written = save(conn, "jsonl", fd)
     os.close(fd)
@@ -707,10 +707,24 @@ def check_save(tap, conn):
     os.close(r)
     expect_error(tap, "/save/closed-reader-is-io-error", "Io", lambda: save(conn, "jsonl", w))
     os.close(w)
-    # a full disk: the error reaches the caller, the daemon goes on
+    # a file kept in memory would stay charged to filemond for as long as it lives
+    in_memory = os.open(os.path.join(os.environ["FILEMON_TEST_TMP"], "tmpfs.jsonl"),
+                        os.O_WRONLY | os.O_CREAT, 0o644)
+    expect_error(tap, "/save/tmpfs-file-refused", "InvalidArgs",
+                 lambda: save(conn, "jsonl", in_memory))
+    os.close(in_memory)
+    memfd = os.memfd_create("capture")
+    expect_error(tap, "/save/memfd-refused", "InvalidArgs", lambda: save(conn, "jsonl", memfd))
+    os.close(memfd)
+    # a full disk (a small file system on disk, as a tmpfs is refused): the error reaches
+    # the caller, the daemon goes on
     full = os.path.join(os.environ["FILEMON_TEST_TMP"], "full")
+    image = os.path.join(os.environ["FILEMON_TEST_DISK"], "full.img")
     os.mkdir(full)
-    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "filemon-full", full], check=True)
+    with open(image, "wb") as f:
+        f.truncate(1 << 20)
+    subprocess.run(["mkfs.ext2", "-q", "-F", image], check=True)
+    subprocess.run(["mount", "-o", "loop", image, full], check=True)
     try:
         filler = os.open(os.path.join(full, "filler"), os.O_WRONLY | os.O_CREAT, 0o644)
         try:
@@ -970,7 +984,7 @@ def check_stalled_saves(tap, conn):
         return saves_authorized() >= authorized_before + 17
     tap.check(wait_for(all_reached, 60), "/save/stall/all-calls-reached-the-daemon",
               "%d authorized" % (saves_authorized() - authorized_before))
-    out = os.open(os.path.join(os.environ["FILEMON_TEST_TMP"], "stall.out"),
+    out = os.open(os.path.join(os.environ["FILEMON_TEST_DISK"], "stall.out"),
                   os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     refusal = []
     # root saves only the last event: the point is whether a slot is free

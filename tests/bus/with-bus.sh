@@ -2,7 +2,7 @@
 # with-bus.sh: runs a test against a private D-Bus system bus, the real polkitd and the
 # built filemond, inside a private mount namespace, and leaves nothing behind.
 #
-#   with-bus.sh [--no-daemon] [--config FILE] -- COMMAND [ARGS...]
+#   with-bus.sh [--no-daemon] [--config FILE] [--memory-max BYTES] -- COMMAND [ARGS...]
 #
 # Inside the namespace, temp directories are bind-mounted over polkit's fixed action and
 # rule directories (holding polkit/org.filemond.policy and polkit/50-filemon.rules) and
@@ -15,11 +15,18 @@
 #
 # --config FILE: filemond.conf keys that override the harness's (GKeyFile syntax; keys that
 #   FILE does not set keep the harness's values, so [Stap] Path= stays the fake stap).
+# --memory-max BYTES: filemond runs in a memory cgroup of its own with this limit, as the
+#   unit's MemoryMax= puts it (cgroup v1 memory.limit_in_bytes or v2 memory.max, below the
+#   harness's own cgroup); exported as FILEMOND_MEMORY_CGROUP (its directory) and
+#   FILEMOND_MEMORY_CGROUP_VERSION (1 or 2). Memory the kernel charges to filemond there
+#   (page cache of what it writes included) is what the unit's limit would count.
 #
 # COMMAND runs as root (it drops privileges itself with setpriv) with these exported:
 #   DBUS_SYSTEM_BUS_ADDRESS  the private bus
 #   FILEMON_SOURCE_DIR, FILEMON_BUILD_DIR
-#   FILEMON_TEST_TMP         an empty 0755 directory, removed afterwards
+#   FILEMON_TEST_TMP         an empty 0755 directory, removed afterwards (a tmpfs)
+#   FILEMON_TEST_DISK        an empty 0755 directory on disk (in the build tree), removed
+#                            afterwards: Save refuses files kept in memory
 #   FILEMOND_PID             filemond's pid (unset with --no-daemon)
 #   FILEMOND_EXIT_FILE       appears when filemond exits, holding its exit status; a test
 #                            that kills filemond on purpose creates
@@ -70,6 +77,7 @@ if [ "${1:-}" != "--inner" ]; then
     case "$1" in
       --no-daemon) shift ;;
       --config) [ $# -ge 2 ] || usage; [ -r "$2" ] || die "cannot read config $2"; shift 2 ;;
+      --memory-max) [[ "${2:-}" =~ ^[0-9]+$ ]] || usage; shift 2 ;;
       --) shift; break ;;
       *) usage ;;
     esac
@@ -103,10 +111,12 @@ scratch=$1
 shift
 run_daemon=1
 user_config=""
+memory_max=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-daemon) run_daemon=0; shift ;;
     --config) user_config=$(realpath "$2"); shift 2 ;;
+    --memory-max) memory_max=$2; shift 2 ;;
     --) shift; break ;;
     *) usage ;;
   esac
@@ -125,6 +135,39 @@ fi
 mount -t tmpfs -o mode=0755,size=256m filemon-bus "$scratch"
 mkdir -m 0755 "$scratch/bus" "$scratch/actions" "$scratch/rules-etc" "$scratch/rules-share" \
   "$scratch/etc" "$scratch/test"
+# ... but for files a Save writes, which must be on disk
+disk_dir=$(mktemp -d "$build_dir/bus-test-disk.XXXXXX")
+chmod 0755 "$disk_dir"
+memory_cgroup=""
+
+# A memory cgroup below the one this harness runs in (so limits that apply to it keep
+# applying), v1 where the memory controller has a hierarchy of its own, else v2.
+make_memory_cgroup() {
+  local rel base
+  rel=$(awk -F: '$2 == "memory" { print $3 }' /proc/self/cgroup)
+  if [ -n "$rel" ] && [ -d /sys/fs/cgroup/memory ]; then
+    memory_cgroup=/sys/fs/cgroup/memory${rel%/}/filemon-bus.$$
+    mkdir "$memory_cgroup" || die "cannot create the memory cgroup $memory_cgroup"
+    echo "$1" > "$memory_cgroup/memory.limit_in_bytes" || die "cannot limit $memory_cgroup"
+    export FILEMOND_MEMORY_CGROUP_VERSION=1
+  else
+    rel=$(awk -F: '$1 == "0" { print $3 }' /proc/self/cgroup)
+    base=/sys/fs/cgroup
+    [ -e "$base/cgroup.controllers" ] || base=/sys/fs/cgroup/unified
+    base=$base${rel%/}
+    grep -qw memory "$base/cgroup.controllers" 2>/dev/null \
+      || die "no memory cgroup controller here (neither v1 nor v2 at $base)"
+    grep -qw memory "$base/cgroup.subtree_control" \
+      || echo +memory > "$base/cgroup.subtree_control" \
+      || die "cannot enable the memory controller below $base"
+    memory_cgroup=$base/filemon-bus.$$
+    mkdir "$memory_cgroup" || die "cannot create the memory cgroup $memory_cgroup"
+    echo "$1" > "$memory_cgroup/memory.max" || die "cannot limit $memory_cgroup"
+    export FILEMOND_MEMORY_CGROUP_VERSION=2
+  fi
+  export FILEMOND_MEMORY_CGROUP=$memory_cgroup
+}
+[ -z "$memory_max" ] || make_memory_cgroup "$memory_max"
 
 command_pid=""
 dbus_pid=""
@@ -201,6 +244,10 @@ teardown() {
   [ "$rc" = 0 ] || log_tail
   cd /
   umount "$scratch" 2>/dev/null || umount -l "$scratch"
+  rm -rf "$disk_dir"
+  if [ -n "$memory_cgroup" ]; then
+    for _ in $(seq 100); do rmdir "$memory_cgroup" 2>/dev/null && break; sleep 0.05; done
+  fi
   exit "$rc"
 }
 trap teardown EXIT
@@ -355,6 +402,7 @@ chmod 0644 "$scratch/filemond.conf"
 export FILEMON_SOURCE_DIR=$source_dir
 export FILEMON_BUILD_DIR=$build_dir
 export FILEMON_TEST_TMP=$scratch/test
+export FILEMON_TEST_DISK=$disk_dir
 export FILEMOND_CONFIG=$scratch/filemond.conf
 export FILEMOND_LOG=$scratch/filemond.log
 export FILEMOND_EXIT_FILE=$scratch/filemond.exit
@@ -375,6 +423,8 @@ if [ "$run_daemon" = 1 ]; then
   # The subshell records filemond's exit status for the harness and for tests that stop
   # filemond themselves.
   (
+    # filemond inherits the cgroup of this subshell
+    [ -z "$memory_cgroup" ] || echo "$BASHPID" > "$memory_cgroup/cgroup.procs"
     # shellcheck disable=SC2086  # FILEMOND_WRAPPER is a command line (valgrind ...)
     setpriv --pdeathsig TERM -- ${FILEMOND_WRAPPER:-} "$filemond" --config="$scratch/filemond.conf" --verbose \
       </dev/null >>"$FILEMOND_LOG" 2>&1 &

@@ -497,6 +497,16 @@ save)
   expect_exit "/save/unwritable-path-exits-1" 1 fmtest save "$tmp/rootonly/x.jsonl"
   grep -q "cannot open" "$tmp/err" && [ ! -e "$tmp/rootonly/x.jsonl" ] \
     && ok "/save/unwritable-path-says-why" || not_ok "/save/unwritable-path-says-why" "$(cat "$tmp/err")"
+  # filemonctl writes the file itself, from the pipe the daemon fills (the harness's tmp
+  # is a tmpfs, where filemond refuses to write): a full file system is its error
+  mkdir -m 0777 "$tmp/full"
+  mount -t tmpfs -o size=4k,mode=0777 filemon-full "$tmp/full"
+  head -c 4096 /dev/zero > "$tmp/full/filler" 2>/dev/null || true
+  expect_exit "/save/full-file-system-exits-1" 1 fmtest save "$tmp/full/x.jsonl"
+  grep -q "cannot write .*x.jsonl: No space left" "$tmp/err" && [ ! -e "$tmp/full/x.jsonl" ] \
+    && ok "/save/full-file-system-says-why-and-leaves-no-file" \
+    || not_ok "/save/full-file-system-says-why-and-leaves-no-file" "$(cat "$tmp/err")"
+  umount "$tmp/full"
   finish
   ;;
 
