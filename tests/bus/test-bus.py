@@ -1016,6 +1016,158 @@ def check_stalled_saves(tap, conn):
     os.close(out)
 
 
+def cgroup_charge():
+    """(bytes charged now, the most charged since the last reset_cgroup_peak(), OOM kills)
+    of filemond's memory cgroup (with-bus.sh --memory-max)."""
+    cg = os.environ["FILEMOND_MEMORY_CGROUP"]
+
+    def read(name):
+        with open(os.path.join(cg, name)) as f:
+            return f.read()
+    if os.environ["FILEMOND_MEMORY_CGROUP_VERSION"] == "1":
+        current = int(read("memory.usage_in_bytes"))
+        peak = int(read("memory.max_usage_in_bytes"))
+        kills = re.search(r"^oom_kill (\d+)", read("memory.oom_control"), re.M)
+    else:
+        current = int(read("memory.current"))
+        peak = int(read("memory.peak")) if os.path.exists(os.path.join(cg, "memory.peak")) \
+            else current
+        kills = re.search(r"^oom_kill (\d+)", read("memory.events"), re.M)
+    return current, peak, int(kills.group(1)) if kills else 0
+
+
+def reset_cgroup_peak():
+    cg = os.environ["FILEMOND_MEMORY_CGROUP"]
+    name = "memory.max_usage_in_bytes" \
+        if os.environ["FILEMOND_MEMORY_CGROUP_VERSION"] == "1" else "memory.peak"
+    try:
+        with open(os.path.join(cg, name), "w") as f:
+            f.write("0")
+    except OSError:   # an older v2 kernel: the samples taken meanwhile are the peak
+        pass
+
+
+# The ring's byte budget in save-memory.conf
+SAVE_MEMORY_RING = 64 << 20
+
+
+def member_save_process(body_fd_expr, fmt="text"):
+    """A process of the member fmtest that passes the descriptor @body_fd_expr (Python,
+    evaluated in it) to one Save and prints the outcome as JSON, then keeps its
+    descriptors open until killed."""
+    return subscriber_child("fmtest", (
+        "import json\n"
+        "fd = %s\n"
+        "c = connect()\n"
+        "print(json.dumps({'ready': True}), flush=True)\n"
+        "try:\n"
+        "  c.call_with_unix_fd_list_sync(%r, %r, %r, 'Save', GLib.Variant('(hsa{sv})',"
+        " (0, %r, {})), None, Gio.DBusCallFlags.NONE, 300000,"
+        " Gio.UnixFDList.new_from_array([os.dup(fd)]), None)\n"
+        "  print(json.dumps({'ok': True}), flush=True)\n"
+        "except GLib.Error as e:\n"
+        "  print(json.dumps({'error': Gio.DBusError.get_remote_error(e),"
+        " 'message': e.message}), flush=True)\n"
+        "time.sleep(600)\n") % (body_fd_expr, BUS_NAME, PATH, IFACE, fmt))
+
+
+def _saved_count(c, res):
+    try:
+        reply, _ = c.call_with_unix_fd_list_finish(res)
+        return ("ok", reply.unpack()[0])
+    except GLib.Error as e:
+        return (Gio.DBusError.get_remote_error(e), e.message)
+
+
+def check_save_memory(tap, conn):
+    """filemond in a 1 GiB memory cgroup (the unit's MemoryMax), its ring 64 MiB of distinct
+    ~3.9 KB paths. (1) A member's Save into a FIFO nobody reads pinned the ring's oldest
+    chunk and the ring stopped dropping by size: filemond grew by everything captured
+    until the save's stall time, and with the default 256 MiB ring the kernel's OOM killer
+    ended it. Now the save ends with an Io error as soon as the ring needs its room, and
+    filemond stays within its ring's bound. (2) Saves write files whose page cache the
+    kernel charges to filemond: six Saves of the whole ring into files on disk now keep at
+    most a few writebacks' worth charged, and a memfd (never reclaimable) is refused."""
+    pid = int(os.environ["FILEMOND_PID"])
+    fake_stap("normal", "distinct")
+    start(conn)
+    tap.check(wait_for(lambda: prop(conn, "OverwrittenCount") > 1000, 120),
+              "/save-memory/ring-full-of-distinct-paths", prop(conn, "EventCount"))
+    base_rss = vm_kib(pid, "VmRSS")
+    fifo = os.path.join(os.environ["FILEMON_TEST_TMP"], "nobody-reads.fifo")
+    os.mkfifo(fifo)
+    os.chmod(fifo, 0o666)
+    saver = member_save_process("os.open(%r, os.O_RDWR)" % fifo)
+    tap.check(json.loads(saver.stdout.readline()).get("ready"), "/save-memory/member-saving")
+    # RSS no further than the ring's own bound allows: twice the ring (its chunks and
+    # strings freed and taken again in another order) beyond the full ring's RSS
+    bound_kib = 2 * SAVE_MEMORY_RING // 1024 * (2 if "ASAN_OPTIONS" in os.environ else 1)
+    peak, outcome = base_rss, None
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and outcome is None:
+        peak = max(peak, vm_kib(pid, "VmRSS"))
+        if peak - base_rss > 4 * bound_kib:
+            break   # the attack works: stop before it takes the machine's memory too
+        if select.select([saver.stdout], [], [], 0.02)[0]:
+            outcome = json.loads(saver.stdout.readline())
+    events = prop(conn, "EventCount")
+    stop_if_running(conn)
+    tap.check(outcome is not None and outcome.get("error") == ERR + "Io" and
+              "fell behind" in outcome.get("message", ""),
+              "/save-memory/stuck-save-ends-with-io-error", outcome)
+    tap.check(peak - base_rss < bound_kib, "/save-memory/ring-keeps-its-bound",
+              "RSS %d KiB with the ring full, peak %d KiB during the stuck save" %
+              (base_rss, peak))
+    _, _, kills = cgroup_charge()
+    tap.check(daemon_alive() and kills == 0, "/save-memory/daemon-survives", kills)
+    print("# stuck save: RSS %d KiB (ring full) -> peak %d KiB, %d events captured" %
+          (base_rss, peak, events), flush=True)
+    saver.kill()
+    saver.wait()
+
+    # (2) the ring, stopped, holds ~64 MiB of events: 3 connections x 2 Saves into files
+    memfd = member_save_process("os.memfd_create('capture')")
+    memfd.stdout.readline()
+    got = json.loads(memfd.stdout.readline())
+    tap.check(got.get("error") == ERR + "InvalidArgs" and "pass a pipe" in got.get("message"),
+              "/save-memory/memfd-refused", got)
+    memfd.kill()
+    memfd.wait()
+    buffered = prop(conn, "BufferedCount")
+    charged_before, _, _ = cgroup_charge()
+    reset_cgroup_peak()
+    ctx = GLib.MainContext.default()
+    outcomes, conns = [], [connect() for _ in range(3)]
+    for i, c in enumerate(conns):
+        for j in range(2):
+            fd = os.open(os.path.join(os.environ["FILEMON_TEST_DISK"], "save-%d-%d.jsonl" % (i, j)),
+                         os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            c.call_with_unix_fd_list(
+                BUS_NAME, PATH, IFACE, "Save", GLib.Variant("(hsa{sv})", (0, "jsonl", {})),
+                None, Gio.DBusCallFlags.NONE, 300000, Gio.UnixFDList.new_from_array([fd]),
+                None, lambda c, res, _: outcomes.append(_saved_count(c, res)), None)
+    sampled = charged_before
+
+    def all_done():
+        nonlocal sampled
+        ctx.iteration(False)
+        sampled = max(sampled, cgroup_charge()[0])
+        return len(outcomes) == 6
+    tap.check(wait_for(all_done, 240), "/save-memory/six-saves-end", outcomes)
+    _, peak_charge, kills = cgroup_charge()
+    peak_charge = max(peak_charge, sampled)
+    tap.check(all(o == ("ok", buffered) for o in outcomes), "/save-memory/six-saves-complete",
+              (outcomes, buffered))
+    growth = peak_charge - charged_before
+    # each save keeps at most 8 MiB written but not yet written back
+    tap.check(growth < (6 * 8 + 32) << 20 and kills == 0,
+              "/save-memory/file-saves-keep-filemond-charge-bounded",
+              "charged %d MiB before, peak %d MiB during the saves" %
+              (charged_before >> 20, peak_charge >> 20))
+    print("# six file saves of %d events: cgroup charge %d MiB -> peak %d MiB" %
+          (buffered, charged_before >> 20, peak_charge >> 20), flush=True)
+
+
 def check_stream_bounds(tap, conn):
     """Never-read streams each pinned a socket buffer (16 MiB, forced) for as long as the
     fd limit allowed: now at most 4 a connection and 32 in all."""
@@ -1393,6 +1545,7 @@ def main():
         "sigterm": check_sigterm,
         "flood": check_flood,
         "stalled-saves": check_stalled_saves,
+        "save-memory": check_save_memory,
         "streams": check_stream_bounds,
         "load": check_load,
         "dead-subscribers": check_dead_subscribers,
