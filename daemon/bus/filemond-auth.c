@@ -40,15 +40,18 @@ call_bus_u (GDBusConnection *connection,
   return value;
 }
 
+/* The subject polkit is asked about, and the caller's uid as the bus knows it (the
+ * handlers count what each user holds by it). */
 static PolkitSubject *
 caller_subject (GDBusConnection       *connection,
                 gboolean               session_bus,
                 GDBusMethodInvocation *invocation,
+                guint32               *uid,
                 GError               **error)
 {
   const char *sender = g_dbus_method_invocation_get_sender (invocation);
+  GError *local_error = NULL;
   guint32 pid;
-  guint32 uid;
 
   if (sender == NULL)
     {
@@ -57,6 +60,12 @@ caller_subject (GDBusConnection       *connection,
       return NULL;
     }
 
+  *uid = call_bus_u (connection, "GetConnectionUnixUser", sender, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return NULL;
+    }
   if (!session_bus)
     return polkit_system_bus_name_new (sender);
 
@@ -65,10 +74,19 @@ caller_subject (GDBusConnection       *connection,
   pid = call_bus_u (connection, "GetConnectionUnixProcessID", sender, error);
   if (pid == 0)
     return NULL;
-  uid = call_bus_u (connection, "GetConnectionUnixUser", sender, error);
-  if (error != NULL && *error != NULL)
-    return NULL;
-  return polkit_unix_process_new_for_owner (pid, 0, uid);
+  return polkit_unix_process_new_for_owner (pid, 0, *uid);
+}
+
+#define CALLER_UID_KEY "filemond-caller-uid"
+
+guint32
+fmd_auth_get_caller_uid (GDBusMethodInvocation *invocation)
+{
+  gpointer data = g_object_get_data (G_OBJECT (invocation), CALLER_UID_KEY);
+
+  /* a handler runs only for an authorized call, whose uid is known */
+  g_return_val_if_fail (data != NULL, G_MAXUINT32);
+  return GPOINTER_TO_UINT (data) - 1;
 }
 
 /* The rule of @method, NULL for a method the table does not name (refused). */
@@ -97,6 +115,7 @@ fmd_authorize_method (GDBusConnection       *connection,
   const MethodAction *rule = method_action (method);
   const char *action;
   const char *what;
+  guint32 uid = G_MAXUINT32;
 
   if (rule == NULL)
     {
@@ -114,7 +133,7 @@ fmd_authorize_method (GDBusConnection       *connection,
    * the main loop alone, however long an authentication dialog takes. */
   authority = polkit_authority_get_sync (NULL, &error);
   if (authority != NULL)
-    subject = caller_subject (connection, session_bus, invocation, &error);
+    subject = caller_subject (connection, session_bus, invocation, &uid, &error);
   if (subject != NULL)
     result = polkit_authority_check_authorization_sync (authority, subject, action, NULL,
                                                         flags, NULL, &error);
@@ -133,6 +152,7 @@ fmd_authorize_method (GDBusConnection       *connection,
   if (polkit_authorization_result_get_is_authorized (result))
     {
       g_debug ("%s from %s authorized (%s)", method, sender, action);
+      g_object_set_data (G_OBJECT (invocation), CALLER_UID_KEY, GUINT_TO_POINTER (uid + 1));
       return TRUE;
     }
 

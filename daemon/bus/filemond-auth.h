@@ -21,4 +21,8 @@ gboolean fmd_authorize_method (GDBusConnection       *connection,
                                gboolean               session_bus,
                                GDBusMethodInvocation *invocation);
 
+/* The uid of the caller of an authorized @invocation, as the bus daemon told it during
+ * the check. */
+guint32 fmd_auth_get_caller_uid (GDBusMethodInvocation *invocation);
+
 G_END_DECLS

@@ -17,6 +17,7 @@
 #include "filemond-auth.h"
 #include "filemond-limits.h"
 #include "filemond-options.h"
+#include "filemond-quota.h"
 #include "filemond-save.h"
 #include "filemond-stream.h"
 #include "filemond-subscribers.h"
@@ -28,9 +29,12 @@
 #define COUNTERS_INTERVAL_MS 250
 #define STATUS_INTERVAL_SEC 2
 /* A save holds a thread, a descriptor and a snapshot of the ring until its reader has
- * it all (or took nothing for SaveStallSec): bound how many, in all and per caller, so
- * that one caller cannot take every slot. */
+ * it all (or took nothing for SaveStallSec): bound how many, in all, per user (the last
+ * few are root's: filemond-quota.h) and per connection, so that no caller can take every
+ * slot. */
 #define MAX_SAVES 16
+#define MAX_SAVES_PER_UID 4
+#define MAX_SAVES_ROOT_RESERVE 4
 #define MAX_SAVES_PER_PEER 2
 
 struct _FmdService {
@@ -49,6 +53,7 @@ struct _FmdService {
   GCancellable *saves_cancellable;
   guint n_saves;
   GHashTable *saves_by_peer;   /* unique name -> number of its saves in progress */
+  FmdQuota *saves_quota;
 
   guint ring_watch;
   guint counters_id;
@@ -343,6 +348,7 @@ typedef struct {
   FmdService *self;
   GDBusMethodInvocation *invocation;
   char *peer;
+  guint32 uid;
 } SaveCall;
 
 static guint
@@ -393,6 +399,7 @@ save_done_cb (GObject      *source,
     }
 
   count_save (call->self, call->peer, -1);
+  fmd_quota_release (call->self->saves_quota, call->uid);
   update_idle (call->self);
   g_object_unref (call->self);
   g_free (call->peer);
@@ -414,6 +421,7 @@ handle_save (FmFilemond1           *object,
   guint64 since_seq;
   gint32 handle = g_variant_get_handle (arg_fd);
   const char *sender = peer_name (invocation);
+  guint32 uid = fmd_auth_get_caller_uid (invocation);
   SaveCall *call;
   int fd;
 
@@ -446,15 +454,20 @@ handle_save (FmFilemond1           *object,
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
 
-  if (self->n_saves >= MAX_SAVES || peer_saves (self, sender) >= MAX_SAVES_PER_PEER)
+  if (peer_saves (self, sender) >= MAX_SAVES_PER_PEER)
     {
       close (fd);
       g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR,
                                              G_DBUS_ERROR_LIMITS_EXCEEDED,
-                                             "%u saves are in progress already (at most %d, "
-                                             "%d per connection); try again when one has "
-                                             "finished", self->n_saves, MAX_SAVES,
-                                             MAX_SAVES_PER_PEER);
+                                             "this connection has %d saves in progress "
+                                             "already, the most one may; try again when one "
+                                             "has finished", MAX_SAVES_PER_PEER);
+      return G_DBUS_METHOD_INVOCATION_HANDLED;
+    }
+  if (!fmd_quota_take (self->saves_quota, uid, &error))
+    {
+      close (fd);
+      g_dbus_method_invocation_return_gerror (invocation, error);
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
 
@@ -462,6 +475,7 @@ handle_save (FmFilemond1           *object,
   call->self = g_object_ref (self);
   call->invocation = invocation;
   call->peer = g_strdup (sender);
+  call->uid = uid;
   count_save (self, sender, +1);
   update_idle (self);
 
@@ -490,7 +504,7 @@ handle_subscribe (FmFilemond1           *object,
     }
 
   if (!fmd_subscribers_add (self->subscribers, g_dbus_method_invocation_get_sender (invocation),
-                            &error))
+                            fmd_auth_get_caller_uid (invocation), &error))
     {
       g_dbus_method_invocation_return_gerror (invocation, error);
       return G_DBUS_METHOD_INVOCATION_HANDLED;
@@ -525,7 +539,8 @@ handle_open_stream (FmFilemond1           *object,
 
   if (!parse_read_options (arg_options, "OpenStream", &has_since, &since_seq, &follow,
                            &error) ||
-      (fd = fmd_streams_open (self->streams, peer_name (invocation), has_since, since_seq,
+      (fd = fmd_streams_open (self->streams, peer_name (invocation),
+                              fmd_auth_get_caller_uid (invocation), has_since, since_seq,
                               follow, &error)) < 0)
     {
       g_dbus_method_invocation_return_gerror (invocation, error);
@@ -677,7 +692,6 @@ fmd_service_new (GDBusConnection *connection,
                                            config->subscriber_queue_events);
   self->streams = fmd_streams_new (self->ring, config->stream_buffer_bytes);
   self->saves_cancellable = g_cancellable_new ();
-  self->saves_by_peer = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   available = fmd_session_dup_available_backends (self->session);
   fm_filemond1_set_version (iface, PACKAGE_VERSION);
@@ -741,10 +755,21 @@ fmd_service_dispose (GObject *object)
     g_object_run_dispose (G_OBJECT (self->limits));
   g_clear_object (&self->limits);
   g_clear_object (&self->saves_cancellable);
-  g_clear_pointer (&self->saves_by_peer, g_hash_table_unref);
   g_clear_object (&self->connection);
 
   G_OBJECT_CLASS (fmd_service_parent_class)->dispose (object);
+}
+
+/* A save in progress holds a reference: its end, after dispose, still counts it out. */
+static void
+fmd_service_finalize (GObject *object)
+{
+  FmdService *self = FMD_SERVICE (object);
+
+  g_hash_table_unref (self->saves_by_peer);
+  fmd_quota_free (self->saves_quota);
+
+  G_OBJECT_CLASS (fmd_service_parent_class)->finalize (object);
 }
 
 static void
@@ -754,6 +779,7 @@ fmd_service_class_init (FmdServiceClass *klass)
   GDBusInterfaceSkeletonClass *skeleton_class = G_DBUS_INTERFACE_SKELETON_CLASS (klass);
 
   object_class->dispose = fmd_service_dispose;
+  object_class->finalize = fmd_service_finalize;
   skeleton_class->g_authorize_method = fmd_service_authorize_method;
 
   signals[SIGNAL_IDLE] = g_signal_new ("idle", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -763,4 +789,7 @@ fmd_service_class_init (FmdServiceClass *klass)
 static void
 fmd_service_init (FmdService *self)
 {
+  self->saves_by_peer = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->saves_quota = fmd_quota_new ("saves", MAX_SAVES, MAX_SAVES_PER_UID,
+                                     MAX_SAVES_ROOT_RESERVE);
 }

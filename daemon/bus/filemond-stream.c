@@ -9,6 +9,7 @@
 
 #include <gio/gio.h>
 
+#include "filemond-quota.h"
 #include "fm-error.h"
 #include "fm-stream.h"
 
@@ -56,6 +57,7 @@ typedef struct {
   GSource source;
   FmdStreams *owner;      /* not a reference: the owner destroys its streams first */
   char *peer;             /* the bus name that opened it */
+  guint32 uid;            /* and its user, whose quota slot it holds */
   gpointer fd_tag;
   int fd;
   gboolean blocked;
@@ -75,6 +77,7 @@ struct _FmdStreams {
   guint ring_watch;
   gsize socket_buffer_bytes;
   GPtrArray *streams;     /* Stream * */
+  FmdQuota *quota;
   guint flush_id;
   guint64 dropped_total;
   /* the last CAPTURE_CHANGES changes of the capture, by their number modulo that */
@@ -131,6 +134,7 @@ stream_free (gpointer data)
 {
   GSource *source = data;
 
+  fmd_quota_release (((Stream *) source)->owner->quota, ((Stream *) source)->uid);
   g_source_destroy (source);
   g_source_unref (source);
 }
@@ -416,6 +420,7 @@ peer_streams (FmdStreams *self,
 int
 fmd_streams_open (FmdStreams *self,
                   const char *peer,
+                  guint32     uid,
                   gboolean    replay,
                   guint64     since_seq,
                   gboolean    follow,
@@ -430,19 +435,22 @@ fmd_streams_open (FmdStreams *self,
   g_return_val_if_fail (FMD_IS_STREAMS (self), -1);
   g_return_val_if_fail (peer != NULL, -1);
 
-  if (self->streams->len >= FMD_STREAMS_MAX || peer_streams (self, peer) >= FMD_STREAMS_PER_PEER)
+  if (peer_streams (self, peer) >= FMD_STREAMS_PER_PEER)
     {
       g_set_error (error, G_DBUS_ERROR, G_DBUS_ERROR_LIMITS_EXCEEDED,
-                   "%u streams are open already (at most %d, %d per connection); close one "
-                   "first", self->streams->len, FMD_STREAMS_MAX, FMD_STREAMS_PER_PEER);
+                   "this connection has %d streams open already, the most one may; close "
+                   "one first", FMD_STREAMS_PER_PEER);
       return -1;
     }
+  if (!fmd_quota_take (self->quota, uid, error))
+    return -1;
 
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, sv) < 0)
     {
       saved_errno = errno;
       g_set_error (error, FM_ERROR, FM_ERROR_IO, "cannot create the stream socket: %s",
                    g_strerror (saved_errno));
+      fmd_quota_release (self->quota, uid);
       return -1;
     }
 
@@ -456,6 +464,7 @@ fmd_streams_open (FmdStreams *self,
       close (sv[1]);
       g_set_error (error, FM_ERROR, FM_ERROR_IO, "cannot set up the stream socket: %s",
                    g_strerror (saved_errno));
+      fmd_quota_release (self->quota, uid);
       return -1;
     }
 
@@ -475,6 +484,7 @@ fmd_streams_open (FmdStreams *self,
   g_source_set_static_name ((GSource *) stream, "[filemond] stream");
   stream->owner = self;
   stream->peer = g_strdup (peer);
+  stream->uid = uid;
   stream->changes_sent = self->n_changes;
   stream->fd = sv[0];
   stream->fd_tag = g_source_add_unix_fd ((GSource *) stream, sv[0], G_IO_HUP | G_IO_ERR);
@@ -594,6 +604,7 @@ fmd_streams_finalize (GObject *object)
   FmdStreams *self = FMD_STREAMS (object);
 
   g_ptr_array_unref (self->streams);
+  fmd_quota_free (self->quota);
   g_free (self->runs);
 
   G_OBJECT_CLASS (fmd_streams_parent_class)->finalize (object);
@@ -636,5 +647,7 @@ static void
 fmd_streams_init (FmdStreams *self)
 {
   self->streams = g_ptr_array_new_with_free_func (stream_free);
+  self->quota = fmd_quota_new ("streams", FMD_STREAMS_MAX, FMD_STREAMS_PER_UID,
+                               FMD_STREAMS_ROOT_RESERVE);
   self->runs = g_new0 (EncodedRun, N_RUNS);
 }

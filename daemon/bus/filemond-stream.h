@@ -19,8 +19,11 @@
 G_BEGIN_DECLS
 
 /* Each stream holds a descriptor and up to StreamBufferBytes of kernel memory, read or
- * not: bound how many, in all and per bus connection. */
+ * not: bound how many, in all, per user (filemond-quota.h: the last few are root's) and
+ * per bus connection. */
 #define FMD_STREAMS_MAX 32
+#define FMD_STREAMS_PER_UID 8
+#define FMD_STREAMS_ROOT_RESERVE 8
 #define FMD_STREAMS_PER_PEER 4
 
 #define FMD_TYPE_STREAMS (fmd_streams_get_type ())
@@ -32,15 +35,16 @@ G_DECLARE_FINAL_TYPE (FmdStreams, fmd_streams, FMD, STREAMS, GObject)
 FmdStreams *fmd_streams_new (FmdRing *ring,
                              gsize    socket_buffer_bytes);
 
-/* Opens a stream for @peer and returns the reader's end (blocking, close-on-exec; the
- * caller owns it), or -1 with FM_ERROR_IO, or G_DBUS_ERROR_LIMITS_EXCEEDED past
- * FMD_STREAMS_MAX or FMD_STREAMS_PER_PEER. With @replay, the stream starts at @since_seq (0: the
+/* Opens a stream for @peer, of user @uid, and returns the reader's end (blocking,
+ * close-on-exec; the caller owns it), or -1 with FM_ERROR_IO, or
+ * G_DBUS_ERROR_LIMITS_EXCEEDED past one of the bounds above. With @replay, the stream starts at @since_seq (0: the
  * oldest buffered event; a number beyond the newest: the next live event); without it,
  * at the next live event. With @follow it goes on with live events until the reader
  * closes it; without, it ends (the daemon closes its end) once it has sent every event
  * buffered when it was opened: the live edge. */
 int fmd_streams_open (FmdStreams *self,
                       const char *peer,
+                      guint32     uid,
                       gboolean    replay,
                       guint64     since_seq,
                       gboolean    follow,

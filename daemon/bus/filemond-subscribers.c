@@ -5,12 +5,15 @@
  */
 #include "filemond-subscribers.h"
 
+#include "filemond-quota.h"
 #include "fm-codec.h"
 #include "fm-names.h"
 #include "fm-stream.h"
 
 typedef struct {
+  FmdSubscribers *owner;   /* not a reference: it frees its subscribers first */
   char *name;
+  guint32 uid;             /* whose quota slot it holds */
   guint64 cursor;          /* next seq owed */
   guint64 missed;          /* skipped, not reported yet */
   double tokens;
@@ -28,6 +31,7 @@ struct _FmdSubscribers {
   guint ring_watch;
   guint queue_events;
   GHashTable *subscribers;   /* name -> Subscriber */
+  FmdQuota *quota;
   /* the GetNameOwner checks in flight: cancelled at dispose, so that none outlives the
    * subscribers or the ring they borrow */
   GCancellable *owner_checks;
@@ -57,6 +61,7 @@ subscriber_free (gpointer data)
 {
   Subscriber *sub = data;
 
+  fmd_quota_release (sub->owner->quota, sub->uid);
   g_free (sub->name);
   g_free (sub);
 }
@@ -306,6 +311,7 @@ name_owner_cb (GObject      *source,
 gboolean
 fmd_subscribers_add (FmdSubscribers *self,
                      const char     *unique_name,
+                     guint32         uid,
                      GError        **error)
 {
   Subscriber *sub;
@@ -315,15 +321,12 @@ fmd_subscribers_add (FmdSubscribers *self,
 
   if (g_hash_table_contains (self->subscribers, unique_name))
     return TRUE;
-  if (g_hash_table_size (self->subscribers) >= FMD_SUBSCRIBERS_MAX)
-    {
-      g_set_error (error, G_DBUS_ERROR, G_DBUS_ERROR_LIMITS_EXCEEDED,
-                   "%d subscribers receive Events already; use OpenStream, or try again "
-                   "later", FMD_SUBSCRIBERS_MAX);
-      return FALSE;
-    }
+  if (!fmd_quota_take (self->quota, uid, error))
+    return FALSE;
 
   sub = g_new0 (Subscriber, 1);
+  sub->owner = self;
+  sub->uid = uid;
   sub->name = g_strdup (unique_name);
   sub->cursor = fmd_ring_get_next_seq (self->ring);
   sub->tokens = FMD_SUBSCRIBER_MAX_RATE / 10.0;
@@ -465,6 +468,7 @@ fmd_subscribers_finalize (GObject *object)
   FmdSubscribers *self = FMD_SUBSCRIBERS (object);
 
   g_hash_table_unref (self->subscribers);
+  fmd_quota_free (self->quota);
   g_clear_object (&self->owner_checks);
   g_clear_pointer (&self->batch_builder, fm_batch_builder_free);
 
@@ -508,6 +512,8 @@ static void
 fmd_subscribers_init (FmdSubscribers *self)
 {
   self->subscribers = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, subscriber_free);
+  self->quota = fmd_quota_new ("subscribers", FMD_SUBSCRIBERS_MAX, FMD_SUBSCRIBERS_PER_UID,
+                               FMD_SUBSCRIBERS_ROOT_RESERVE);
   self->owner_checks = g_cancellable_new ();
   self->wake_seq = G_MAXUINT64;
 }

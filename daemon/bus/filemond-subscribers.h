@@ -29,7 +29,10 @@ G_BEGIN_DECLS
 #define FMD_SUBSCRIBER_BATCH 256
 #define FMD_SUBSCRIBER_INTERVAL_MS 50
 #define FMD_SUBSCRIBER_OVERFLOW_LIMIT_SEC 5
+/* Subscribers in all, per user, and kept for root (filemond-quota.h). */
 #define FMD_SUBSCRIBERS_MAX 64
+#define FMD_SUBSCRIBERS_PER_UID 16
+#define FMD_SUBSCRIBERS_ROOT_RESERVE 8
 /* What an event adds to a signal, roughly, for the unread-bytes accounting. */
 #define FMD_SUBSCRIBER_EVENT_BYTES 128
 
@@ -42,10 +45,11 @@ FmdSubscribers *fmd_subscribers_new (GDBusConnection *connection,
                                      FmdRing         *ring,
                                      guint            queue_events);
 
-/* Adds @unique_name; it receives events appended from now on. Adding twice is harmless.
- * G_DBUS_ERROR_LIMITS_EXCEEDED past FMD_SUBSCRIBERS_MAX. */
+/* Adds @unique_name, of user @uid; it receives events appended from now on. Adding twice
+ * is harmless. G_DBUS_ERROR_LIMITS_EXCEEDED past the bounds above. */
 gboolean fmd_subscribers_add (FmdSubscribers *self,
                               const char     *unique_name,
+                              guint32         uid,
                               GError        **error);
 /* Tells every subscriber that the capture stopped or (@running) a new one started. */
 void fmd_subscribers_capture_changed (FmdSubscribers *self,

@@ -152,7 +152,7 @@ main (int argc, char **argv)
     fmd_ring_append (ring, &events[i]);
   t1 = thread_cpu_ns ();
 
-  fd = fmd_streams_open (streams, ":bench", TRUE, 1, FALSE, NULL);
+  fd = fmd_streams_open (streams, ":bench", 0, TRUE, 1, FALSE, NULL);
   g_assert (fd >= 0);
   drain.fd = fd;
   drain.sum = g_checksum_new (G_CHECKSUM_SHA256);

@@ -100,7 +100,7 @@ main (int argc, char *argv[])
 
   for (guint r = 0; r < n_readers; r++)
     {
-      readers[r].fd = fmd_streams_open (streams, ":bench", FALSE, 0, TRUE, NULL);
+      readers[r].fd = fmd_streams_open (streams, ":bench", 0, FALSE, 0, TRUE, NULL);
       threads[r] = g_thread_new ("reader", reader_thread, &readers[r]);
     }
 

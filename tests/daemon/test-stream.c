@@ -159,7 +159,7 @@ test_frozen_reader_gets_exact_gap (void)
   g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 64 * 1024);
   g_autoptr(GError) error = NULL;
   Reader r;
-  int fd = fmd_streams_open (streams, ":1.1", FALSE, 0, TRUE, &error);
+  int fd = fmd_streams_open (streams, ":1.1", 0, FALSE, 0, TRUE, &error);
 
   g_assert_no_error (error);
   g_assert_cmpint (fd, >=, 0);
@@ -205,7 +205,7 @@ open_replay_in_flight (FmdRing    *ring,
   int fd;
 
   append_n (ring, 0, 3000);
-  fd = fmd_streams_open (streams, ":1.1", TRUE, 1200, follow, &error);
+  fd = fmd_streams_open (streams, ":1.1", 0, TRUE, 1200, follow, &error);
   g_assert_no_error (error);
   set_nonblocking (fd);
   reader_init (r, 1200);
@@ -245,7 +245,7 @@ test_since_zero_replays_everything (void)
   int fd;
 
   append_n (ring, 0, 250);   /* 1..150 are overwritten already */
-  fd = fmd_streams_open (streams, ":1.1", TRUE, 0, TRUE, &error);
+  fd = fmd_streams_open (streams, ":1.1", 0, TRUE, 0, TRUE, &error);
   g_assert_no_error (error);
   set_nonblocking (fd);
   reader_init (&r, 151);
@@ -266,7 +266,7 @@ test_since_overwritten_seq_reports_gap (void)
   int fd;
 
   append_n (ring, 0, 250);
-  fd = fmd_streams_open (streams, ":1.1", TRUE, 101, TRUE, &error);
+  fd = fmd_streams_open (streams, ":1.1", 0, TRUE, 101, TRUE, &error);
   g_assert_no_error (error);
   set_nonblocking (fd);
   reader_init (&r, 101);
@@ -288,7 +288,7 @@ test_live_only_starts_at_next_event (void)
   int fd;
 
   append_n (ring, 0, 10);
-  fd = fmd_streams_open (streams, ":1.1", FALSE, 0, TRUE, &error);
+  fd = fmd_streams_open (streams, ":1.1", 0, FALSE, 0, TRUE, &error);
   g_assert_no_error (error);
   set_nonblocking (fd);
   reader_init (&r, 11);
@@ -306,8 +306,8 @@ test_slow_reader_does_not_hold_back_another (void)
   g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 64 * 1024);
   g_autoptr(GError) error = NULL;
   Reader fast, slow;
-  int fast_fd = fmd_streams_open (streams, ":1.1", FALSE, 0, TRUE, &error);
-  int slow_fd = fmd_streams_open (streams, ":1.1", FALSE, 0, TRUE, &error);
+  int fast_fd = fmd_streams_open (streams, ":1.1", 0, FALSE, 0, TRUE, &error);
+  int slow_fd = fmd_streams_open (streams, ":1.1", 0, FALSE, 0, TRUE, &error);
 
   g_assert_no_error (error);
   set_nonblocking (fast_fd);
@@ -343,7 +343,7 @@ test_dropped_total_is_sent (void)
   g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 64 * 1024);
   g_autoptr(GError) error = NULL;
   Reader r;
-  int fd = fmd_streams_open (streams, ":1.1", FALSE, 0, TRUE, &error);
+  int fd = fmd_streams_open (streams, ":1.1", 0, FALSE, 0, TRUE, &error);
 
   g_assert_no_error (error);
   set_nonblocking (fd);
@@ -366,8 +366,8 @@ test_closing_the_fd_ends_the_stream (void)
   g_autoptr(FmdRing) ring = fmd_ring_new (100, 1024 * 1024);
   g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 64 * 1024);
   g_autoptr(GError) error = NULL;
-  int a = fmd_streams_open (streams, ":1.1", FALSE, 0, TRUE, &error);
-  int b = fmd_streams_open (streams, ":1.1", FALSE, 0, TRUE, &error);
+  int a = fmd_streams_open (streams, ":1.1", 0, FALSE, 0, TRUE, &error);
+  int b = fmd_streams_open (streams, ":1.1", 0, FALSE, 0, TRUE, &error);
 
   g_assert_no_error (error);
   g_assert_cmpuint (fmd_streams_get_n_streams (streams), ==, 2);
@@ -455,7 +455,7 @@ test_readers_at_different_places_get_their_own_events (void)
     {
       g_autoptr(GError) error = NULL;
 
-      fd[i] = fmd_streams_open (streams, i < FMD_STREAMS_PER_PEER ? ":1.1" : ":1.2",
+      fd[i] = fmd_streams_open (streams, i < FMD_STREAMS_PER_PEER ? ":1.1" : ":1.2", 0,
                                 spec[i].replay, spec[i].since, spec[i].follow, &error);
       g_assert_no_error (error);
       set_nonblocking (fd[i]);
@@ -498,7 +498,7 @@ test_no_follow_gap_stops_at_the_edge (void)
 
   /* 5000 records of ~110 bytes: far more than the 64 KiB socket holds */
   append_n (ring, 0, 5000);
-  fd = fmd_streams_open (streams, ":1.1", TRUE, 0, FALSE, &error);
+  fd = fmd_streams_open (streams, ":1.1", 0, TRUE, 0, FALSE, &error);
   g_assert_no_error (error);
   set_nonblocking (fd);
   reader_init (&r, 1);
@@ -526,7 +526,7 @@ test_no_follow_of_an_empty_buffer_ends_at_once (void)
   g_autoptr(FmdStreams) streams = fmd_streams_new (ring, 64 * 1024);
   g_autoptr(GError) error = NULL;
   Reader r;
-  int fd = fmd_streams_open (streams, ":1.1", TRUE, 0, FALSE, &error);
+  int fd = fmd_streams_open (streams, ":1.1", 0, TRUE, 0, FALSE, &error);
 
   g_assert_no_error (error);
   set_nonblocking (fd);

@@ -152,8 +152,8 @@ test_events_reach_the_subscriber_alone (Fixture *f, gconstpointer data)
   guint a = listen (f->client, &mine);
   guint b = listen (f->other, &theirs);
 
-  g_assert_true (fmd_subscribers_add (f->subs, g_dbus_connection_get_unique_name (f->client), NULL));
-  g_assert_true (fmd_subscribers_add (f->subs, g_dbus_connection_get_unique_name (f->client), NULL));
+  g_assert_true (fmd_subscribers_add (f->subs, g_dbus_connection_get_unique_name (f->client), 0, NULL));
+  g_assert_true (fmd_subscribers_add (f->subs, g_dbus_connection_get_unique_name (f->client), 0, NULL));
   g_assert_cmpuint (fmd_subscribers_get_n_subscribers (f->subs), ==, 1);
 
   append_n (f->ring, 0, 700);
@@ -177,7 +177,7 @@ test_unsubscribe_stops_events (Fixture *f, gconstpointer data)
   guint a = listen (f->client, &mine);
   const char *name = g_dbus_connection_get_unique_name (f->client);
 
-  g_assert_true (fmd_subscribers_add (f->subs, name, NULL));
+  g_assert_true (fmd_subscribers_add (f->subs, name, 0, NULL));
   append_n (f->ring, 0, 10);
   wait_for (&mine.events, 10);
   g_assert_cmpuint (mine.events, ==, 10);
@@ -201,7 +201,7 @@ test_overflow_is_reported (Fixture *f, gconstpointer data)
   guint a = listen (f->client, &mine);
   guint64 total;
 
-  g_assert_true (fmd_subscribers_add (f->subs, g_dbus_connection_get_unique_name (f->client), NULL));
+  g_assert_true (fmd_subscribers_add (f->subs, g_dbus_connection_get_unique_name (f->client), 0, NULL));
   /* far more than the queue of 1000 at once: the oldest are skipped and reported */
   append_n (f->ring, 0, 5000);
   total = 0;
@@ -221,7 +221,7 @@ test_subscriber_leaving_the_bus_is_dropped (Fixture *f, gconstpointer data)
 {
   g_autoptr(GError) error = NULL;
 
-  g_assert_true (fmd_subscribers_add (f->subs, g_dbus_connection_get_unique_name (f->client), NULL));
+  g_assert_true (fmd_subscribers_add (f->subs, g_dbus_connection_get_unique_name (f->client), 0, NULL));
   g_assert_cmpuint (fmd_subscribers_get_n_subscribers (f->subs), ==, 1);
   g_assert_true (g_dbus_connection_close_sync (f->client, NULL, &error));
   while (fmd_subscribers_get_n_subscribers (f->subs) > 0)
@@ -233,7 +233,7 @@ static void
 test_unknown_name_is_dropped (Fixture *f, gconstpointer data)
 {
   /* a caller that disconnected before Subscribe was handled */
-  g_assert_true (fmd_subscribers_add (f->subs, ":1.999", NULL));
+  g_assert_true (fmd_subscribers_add (f->subs, ":1.999", 0, NULL));
   while (fmd_subscribers_get_n_subscribers (f->subs) > 0)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpuint (fmd_subscribers_get_n_subscribers (f->subs), ==, 0);
