@@ -1,8 +1,14 @@
-/* filemond-limits.c: per-peer and global bounds, enforced in a connection filter; see
- * filemond-limits.h.
+/* filemond-limits.c: per-peer, per-user and global bounds, enforced in a connection
+ * filter; see filemond-limits.h.
  *
  * The filter runs in GDBus's worker thread, the rest on the main context: the state
  * below is shared under a mutex.
+ *
+ * Users: a peer's uid is asked of the bus daemon when the peer is first seen, and what
+ * the peer holds (calls in progress, bytes it has not read) is counted for its user from
+ * the answer on. Until then (a round trip through the bus, well under a millisecond) it
+ * counts for the "unidentified" user, whose bounds are small: an attacker would have to
+ * open connections faster than the bus can answer to fill them.
  */
 #include "filemond-limits.h"
 
@@ -15,8 +21,16 @@
 #define PING_AT_UNDER_PRESSURE 4096
 /* What a message's header adds to its body, roughly: enough for the accounting. */
 #define HEADER_BYTES 128
+/* The user of peers not identified yet. */
+#define UID_UNKNOWN G_MAXUINT32
 
 typedef struct {
+  guint n_calls;            /* in progress, of all its peers */
+  guint64 unread;           /* sent - acked, of all its peers */
+} User;
+
+typedef struct {
+  guint32 uid;              /* UID_UNKNOWN until the bus told it */
   guint n_calls;            /* received, reply not sent yet */
   guint64 sent;             /* bytes sent to the peer */
   guint64 acked;            /* of those, proven read by a Ping's answer */
@@ -36,8 +50,10 @@ struct _FmdLimits {
 
   GMutex lock;
   GHashTable *peers;        /* unique name -> Peer */
+  GHashTable *users;        /* uid -> User */
   GHashTable *calls;        /* "name serial" of calls in progress */
   guint n_calls;
+  guint n_calls_not_root;
   guint64 unread;           /* sum of sent - acked over the peers */
   guint64 n_refused;
 };
@@ -58,16 +74,128 @@ call_key (const char *peer,
   return g_strdup_printf ("%s %u", peer, serial);
 }
 
+static User *
+user_of (FmdLimits *self,
+         Peer      *peer)
+{
+  User *user = g_hash_table_lookup (self->users, GUINT_TO_POINTER (peer->uid));
+
+  if (user == NULL)
+    {
+      user = g_new0 (User, 1);
+      g_hash_table_insert (self->users, GUINT_TO_POINTER (peer->uid), user);
+    }
+  return user;
+}
+
+static void
+forget_user_if_idle (FmdLimits *self,
+                     guint32    uid)
+{
+  User *user = g_hash_table_lookup (self->users, GUINT_TO_POINTER (uid));
+
+  if (user != NULL && user->n_calls == 0 && user->unread == 0)
+    g_hash_table_remove (self->users, GUINT_TO_POINTER (uid));
+}
+
+/* What @peer holds goes to (@sign +1) or comes off (-1) its user's account. */
+static void
+account_peer (FmdLimits *self,
+              Peer      *peer,
+              int        sign)
+{
+  User *user = user_of (self, peer);
+  guint64 unread = peer->sent - peer->acked;
+
+  if (sign > 0)
+    {
+      user->n_calls += peer->n_calls;
+      user->unread += unread;
+      if (peer->uid != 0)
+        self->n_calls_not_root += peer->n_calls;
+    }
+  else
+    {
+      user->n_calls -= peer->n_calls;
+      user->unread -= unread;
+      if (peer->uid != 0)
+        self->n_calls_not_root -= peer->n_calls;
+      forget_user_if_idle (self, peer->uid);
+    }
+}
+
+typedef struct {
+  FmdLimits *self;
+  char *name;
+} PeerRef;
+
+static void
+peer_ref_free (PeerRef *ref)
+{
+  g_object_unref (ref->self);
+  g_free (ref->name);
+  g_free (ref);
+}
+
+static void
+uid_done_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  PeerRef *ref = user_data;
+  FmdLimits *self = ref->self;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  Peer *peer;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
+  if (reply == NULL)
+    g_debug ("the user of %s is unknown: %s", ref->name, error->message);
+
+  g_mutex_lock (&self->lock);
+  peer = g_hash_table_lookup (self->peers, ref->name);
+  if (reply != NULL && peer != NULL && peer->uid == UID_UNKNOWN)
+    {
+      account_peer (self, peer, -1);
+      g_variant_get (reply, "(u)", &peer->uid);
+      account_peer (self, peer, +1);
+    }
+  g_mutex_unlock (&self->lock);
+  peer_ref_free (ref);
+}
+
+static gboolean
+ask_uid_cb (gpointer user_data)
+{
+  PeerRef *ref = user_data;
+
+  g_dbus_connection_call (ref->self->connection, "org.freedesktop.DBus",
+                          "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                          "GetConnectionUnixUser", g_variant_new ("(s)", ref->name),
+                          G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL,
+                          uid_done_cb, ref);
+  return G_SOURCE_REMOVE;
+}
+
+/* The peer @name, known from its first call on; its user is asked of the bus then. With
+ * the lock held, from either thread. */
 static Peer *
 peer_get (FmdLimits  *self,
           const char *name)
 {
   Peer *peer = g_hash_table_lookup (self->peers, name);
+  PeerRef *ref;
 
   if (peer == NULL)
     {
       peer = g_new0 (Peer, 1);
+      peer->uid = UID_UNKNOWN;
       g_hash_table_insert (self->peers, g_strdup (name), peer);
+
+      ref = g_new0 (PeerRef, 1);
+      ref->self = g_object_ref (self);
+      ref->name = g_strdup (name);
+      g_main_context_invoke (self->main_context, ask_uid_cb, ref);
     }
   return peer;
 }
@@ -80,14 +208,34 @@ peer_forget_if_done (FmdLimits  *self,
   if (peer->vanished && peer->n_calls == 0 && !peer->ping_outstanding)
     {
       self->unread -= peer->sent - peer->acked;
+      account_peer (self, peer, -1);
       g_hash_table_remove (self->peers, name);
     }
 }
 
-static guint64
-ping_threshold (FmdLimits *self)
+/* Whether @peer's user holds more unread bytes than a user may: its own bound (root has
+ * none), or, while all peers together are over theirs, more than its share of it. One
+ * user's unread replies never come out of another user's budget (an outsider's flood of
+ * unread Introspect replies used to stop every subscriber's events). */
+static gboolean
+user_over (FmdLimits *self,
+           Peer      *peer,
+           gsize      more)
 {
-  return self->unread > FMD_LIMIT_UNREAD ? PING_AT_UNDER_PRESSURE : FMD_LIMIT_PING_AT;
+  guint64 unread = user_of (self, peer)->unread + more;
+
+  if (peer->uid == UID_UNKNOWN)
+    return unread > FMD_LIMIT_UNIDENTIFIED_UNREAD;
+  if (peer->uid != 0 && unread > FMD_LIMIT_USER_UNREAD)
+    return TRUE;
+  return self->unread > FMD_LIMIT_UNREAD && unread > FMD_LIMIT_USER_SHARE_UNREAD;
+}
+
+static guint64
+ping_threshold (FmdLimits *self,
+                Peer      *peer)
+{
+  return user_over (self, peer, 0) ? PING_AT_UNDER_PRESSURE : FMD_LIMIT_PING_AT;
 }
 
 static gboolean
@@ -98,7 +246,7 @@ peer_blocked (FmdLimits *self,
   guint64 unread = peer->sent - peer->acked + more;
 
   return unread > FMD_LIMIT_PEER_UNREAD ||
-         (self->unread > FMD_LIMIT_UNREAD && unread > PING_AT_UNDER_PRESSURE);
+         (unread > PING_AT_UNDER_PRESSURE && user_over (self, peer, more));
 }
 
 typedef struct {
@@ -150,6 +298,7 @@ ping_done_cb (GObject      *source,
       if (peer_answered (error) && peer->ping_at > peer->acked)
         {
           self->unread -= peer->ping_at - peer->acked;
+          user_of (self, peer)->unread -= peer->ping_at - peer->acked;
           peer->acked = peer->ping_at;
           peer->refused_unread = FALSE;
         }
@@ -183,7 +332,7 @@ maybe_ping_locked (FmdLimits  *self,
   PingData *data;
 
   if (peer->ping_outstanding || peer->vanished ||
-      peer->sent - peer->acked < ping_threshold (self))
+      peer->sent - peer->acked < ping_threshold (self, peer))
     return;
 
   peer->ping_outstanding = TRUE;
@@ -259,11 +408,25 @@ check_call_locked (FmdLimits    *self,
                               FMD_LIMIT_CALL_BYTES);
       return FALSE;
     }
-  if (peer->n_calls >= FMD_LIMIT_CALLS_PER_PEER || self->n_calls >= FMD_LIMIT_CALLS)
+  if (peer->n_calls >= FMD_LIMIT_CALLS_PER_PEER)
     {
-      *why = g_strdup_printf ("too many calls in progress (at most %d per connection, %d in "
-                              "all); wait for the replies", FMD_LIMIT_CALLS_PER_PEER,
-                              FMD_LIMIT_CALLS);
+      *why = g_strdup_printf ("this connection has %d calls in progress, the most one may; "
+                              "wait for their replies", FMD_LIMIT_CALLS_PER_PEER);
+      return FALSE;
+    }
+  if (peer->uid != 0 &&
+      user_of (self, peer)->n_calls >= (peer->uid == UID_UNKNOWN ? FMD_LIMIT_CALLS_UNIDENTIFIED
+                                                                 : FMD_LIMIT_CALLS_PER_USER))
+    {
+      *why = g_strdup ("your user has as many calls in progress as a user may; wait for "
+                       "their replies");
+      return FALSE;
+    }
+  if (self->n_calls >= FMD_LIMIT_CALLS ||
+      (peer->uid != 0 && self->n_calls_not_root >= FMD_LIMIT_CALLS - FMD_LIMIT_CALLS_ROOT_RESERVE))
+    {
+      *why = g_strdup ("filemond has as many calls in progress as it takes; try again in a "
+                       "moment");
       return FALSE;
     }
   return TRUE;
@@ -300,7 +463,10 @@ incoming_locked (FmdLimits    *self,
     }
 
   peer->n_calls++;
+  user_of (self, peer)->n_calls++;
   self->n_calls++;
+  if (peer->uid != 0)
+    self->n_calls_not_root++;
   g_hash_table_add (self->calls, call_key (sender, g_dbus_message_get_serial (message)));
   return message;
 }
@@ -330,12 +496,16 @@ outgoing_locked (FmdLimits    *self,
       if (g_hash_table_remove (self->calls, key))
         {
           peer->n_calls--;
+          user_of (self, peer)->n_calls--;
           self->n_calls--;
+          if (peer->uid != 0)
+            self->n_calls_not_root--;
         }
     }
 
   bytes = message_bytes (message);
   peer->sent += bytes;
+  user_of (self, peer)->unread += bytes;
   self->unread += bytes;
   maybe_ping_locked (self, dest, peer);
   peer_forget_if_done (self, dest, peer);
@@ -485,6 +655,7 @@ fmd_limits_finalize (GObject *object)
   FmdLimits *self = FMD_LIMITS (object);
 
   g_hash_table_unref (self->peers);
+  g_hash_table_unref (self->users);
   g_hash_table_unref (self->calls);
   g_main_context_unref (self->main_context);
   g_mutex_clear (&self->lock);
@@ -510,5 +681,6 @@ fmd_limits_init (FmdLimits *self)
 {
   g_mutex_init (&self->lock);
   self->peers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->users = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }

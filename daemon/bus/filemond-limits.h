@@ -4,8 +4,11 @@
  * (and before polkit is asked): there calls are refused while nothing is held for them
  * yet. Per peer (unique bus name) and in total:
  *
- * - method calls in progress (received, reply not sent): FMD_LIMIT_CALLS_PER_PEER and
- *   FMD_LIMIT_CALLS; beyond them a call gets LimitsExceeded at once;
+ * - method calls in progress (received, reply not sent): FMD_LIMIT_CALLS_PER_PEER, per
+ *   user FMD_LIMIT_CALLS_PER_USER (root: none), and FMD_LIMIT_CALLS in all, of which the
+ *   last FMD_LIMIT_CALLS_ROOT_RESERVE are root's; beyond them a call gets LimitsExceeded
+ *   at once. Peers whose user the bus has not told yet count as one user with a smaller
+ *   bound (FMD_LIMIT_CALLS_UNIDENTIFIED);
  * - calls flagged NO_REPLY_EXPECTED are ignored: nothing would tell their sender that
  *   they were refused, and counting them would need a reply that never comes;
  * - file descriptors: Save carries one, every other call none; a call with more is
@@ -16,9 +19,11 @@
  *   its max_incoming_bytes (127 MiB by default): one peer that never reads would freeze
  *   filemond for everyone. Past FMD_LIMIT_PING_AT unacknowledged bytes the peer gets an
  *   org.freedesktop.DBus.Peer.Ping: its answer proves it read everything before. A peer
- *   over FMD_LIMIT_PEER_UNREAD (or over FMD_LIMIT_PING_AT while all peers together are over
- *   FMD_LIMIT_UNREAD) gets nothing more: its calls are dropped, and the subscribers skip
- *   it (fmd_limits_may_send).
+ *   over FMD_LIMIT_PEER_UNREAD gets nothing more: its calls are dropped, and the
+ *   subscribers skip it (fmd_limits_may_send). So does a peer with unread bytes whose
+ *   user is over FMD_LIMIT_USER_UNREAD (root: no such bound), or over its share
+ *   FMD_LIMIT_USER_SHARE_UNREAD while all peers together are over FMD_LIMIT_UNREAD: one
+ *   user's unread replies never use up what another user's events need.
  *
  * It also watches NameOwnerChanged with one match rule (dbus-daemon allows a connection
  * 512) and emits "peer-vanished" for each unique name that leaves the bus.
@@ -30,10 +35,16 @@
 G_BEGIN_DECLS
 
 #define FMD_LIMIT_CALLS_PER_PEER 4
+#define FMD_LIMIT_CALLS_PER_USER 16
+#define FMD_LIMIT_CALLS_UNIDENTIFIED 16
 #define FMD_LIMIT_CALLS 64
+#define FMD_LIMIT_CALLS_ROOT_RESERVE 16
 #define FMD_LIMIT_CALL_BYTES (256 * 1024)
 #define FMD_LIMIT_PING_AT (256 * 1024)
 #define FMD_LIMIT_PEER_UNREAD (1024 * 1024)
+#define FMD_LIMIT_USER_UNREAD (8 * 1024 * 1024)
+#define FMD_LIMIT_UNIDENTIFIED_UNREAD (4 * 1024 * 1024)
+#define FMD_LIMIT_USER_SHARE_UNREAD (4 * 1024 * 1024)
 #define FMD_LIMIT_UNREAD (32 * 1024 * 1024)
 /* A peer that does not answer its Ping within this time counts as stalled. */
 #define FMD_LIMIT_PING_TIMEOUT_MS 10000
