@@ -3,6 +3,7 @@
 
 #include <polkit/polkit.h>
 
+#include "filemond-limits.h"
 #include "fm-error.h"
 #include "fm-names.h"
 
@@ -99,9 +100,18 @@ method_action (const char *method)
   return NULL;
 }
 
+const char *
+fmd_auth_action_for_method (const char *method)
+{
+  const MethodAction *rule = method != NULL ? method_action (method) : NULL;
+
+  return rule != NULL ? rule->action : NULL;
+}
+
 gboolean
 fmd_authorize_method (GDBusConnection       *connection,
                       gboolean               session_bus,
+                      FmdLimits             *limits,
                       GDBusMethodInvocation *invocation)
 {
   const char *method = g_dbus_method_invocation_get_method_name (invocation);
@@ -157,6 +167,7 @@ fmd_authorize_method (GDBusConnection       *connection,
     }
 
   g_message ("%s from %s refused by polkit (%s)", method, sender, action);
+  fmd_limits_remember_refusal (limits, uid, action);
   if (polkit_authorization_result_get_is_challenge (result))
     g_dbus_method_invocation_return_error (invocation, FM_ERROR, FM_ERROR_NOT_AUTHORIZED,
                                            "authentication is required to %s (polkit action "

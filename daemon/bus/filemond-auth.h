@@ -10,16 +10,23 @@
 
 #include <gio/gio.h>
 
+#include "filemond-limits.h"
+
 G_BEGIN_DECLS
 
 /* For GDBusInterfaceSkeleton's g_authorize_method, which GIO calls in a worker thread:
  * blocks until polkit answered. TRUE when authorized; otherwise @invocation has been
  * answered with org.filemond.Filemond1.Error.NotAuthorized and FALSE is returned.
  * @session_bus: @connection is a session bus (manual tests), whose names polkit does not
- * know: the calling process is then the subject. */
+ * know: the calling process is then the subject. A refusal is told to @limits, which
+ * refuses the same user's next calls of that action at once for a while. */
 gboolean fmd_authorize_method (GDBusConnection       *connection,
                                gboolean               session_bus,
+                               FmdLimits             *limits,
                                GDBusMethodInvocation *invocation);
+
+/* The polkit action of @method; NULL for a method the table does not name. */
+const char *fmd_auth_action_for_method (const char *method);
 
 /* The uid of the caller of an authorized @invocation, as the bus daemon told it during
  * the check. */

@@ -14,6 +14,8 @@
 
 #include <gio/gunixfdlist.h>
 
+#include "filemond-auth.h"
+#include "fm-error.h"
 #include "fm-names.h"
 
 #define LIMITS_EXCEEDED "org.freedesktop.DBus.Error.LimitsExceeded"
@@ -52,6 +54,7 @@ struct _FmdLimits {
   GHashTable *peers;        /* unique name -> Peer */
   GHashTable *users;        /* uid -> User */
   GHashTable *calls;        /* "name serial" of calls in progress */
+  GHashTable *refusals;     /* "uid action" -> when polkit last refused it (monotonic) */
   guint n_calls;
   guint n_calls_not_root;
   guint64 unread;           /* sum of sent - acked over the peers */
@@ -371,6 +374,98 @@ refuse (FmdLimits    *self,
                                          G_DBUS_SEND_MESSAGE_FLAGS_NONE, NULL, NULL);
 }
 
+static char *
+refusal_key (guint32     uid,
+             const char *action)
+{
+  return g_strdup_printf ("%u %s", uid, action);
+}
+
+/* Whether polkit refused @peer's user the action of @message a moment ago: its call is
+ * then refused here, before it takes a slot, a thread and a polkit check that an
+ * authorized caller needs (an outsider's flood of Stops made root's calls wait and
+ * fail). A caller that allows interactive authorization is always asked again. */
+static gboolean
+refused_lately_locked (FmdLimits    *self,
+                       GDBusMessage *message,
+                       Peer         *peer)
+{
+  const char *action;
+  g_autofree char *key = NULL;
+  gpointer when;
+
+  if (peer->uid == UID_UNKNOWN ||
+      (g_dbus_message_get_flags (message) & G_DBUS_MESSAGE_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION) ||
+      g_strcmp0 (g_dbus_message_get_interface (message), FM_INTERFACE) != 0)
+    return FALSE;
+  action = fmd_auth_action_for_method (g_dbus_message_get_member (message));
+  if (action == NULL)
+    return FALSE;
+  key = refusal_key (peer->uid, action);
+  if (!g_hash_table_lookup_extended (self->refusals, key, NULL, &when))
+    return FALSE;
+  return g_get_monotonic_time () - *(gint64 *) when < FMD_LIMIT_REFUSAL_SEC * G_USEC_PER_SEC;
+}
+
+void
+fmd_limits_remember_refusal (FmdLimits  *self,
+                             guint32     uid,
+                             const char *action)
+{
+  gint64 now = g_get_monotonic_time ();
+  GHashTableIter iter;
+  gpointer value;
+
+  g_return_if_fail (FMD_IS_LIMITS (self));
+  g_return_if_fail (action != NULL);
+
+  g_mutex_lock (&self->lock);
+  /* expired ones go first: the table holds at most the users refused lately */
+  g_hash_table_iter_init (&iter, self->refusals);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (now - *(gint64 *) value >= FMD_LIMIT_REFUSAL_SEC * G_USEC_PER_SEC)
+      g_hash_table_iter_remove (&iter);
+  g_hash_table_insert (self->refusals, refusal_key (uid, action), g_memdup2 (&now, sizeof now));
+  g_mutex_unlock (&self->lock);
+}
+
+static gboolean
+send_later_cb (gpointer user_data)
+{
+  GDBusMessage *reply = user_data;
+  FmdLimits *self = g_object_get_data (G_OBJECT (reply), "filemond-limits");
+
+  (void) g_dbus_connection_send_message (self->connection, reply,
+                                         G_DBUS_SEND_MESSAGE_FLAGS_NONE, NULL, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+/* Refuses @message as not authorized, FMD_LIMIT_REFUSAL_DELAY_MS from now: the call
+ * keeps its slot meanwhile, so that a refused client that calls again as soon as it is
+ * answered (4 calls in flight on each of 20 connections) calls a few times a second
+ * instead of making filemond and the bus spend both cores on its refusals. */
+static void
+refuse_later (FmdLimits    *self,
+              GDBusMessage *message)
+{
+  GDBusMessage *reply;
+  GSource *source;
+
+  reply = g_dbus_message_new_method_error (message, FM_ERROR_PREFIX "NotAuthorized",
+                                           "not authorized to call %s (polkit refused it "
+                                           "%d s ago or less); ask an administrator to add "
+                                           "you to the “%s” group",
+                                           g_dbus_message_get_member (message),
+                                           FMD_LIMIT_REFUSAL_SEC, FM_GROUP_NAME);
+  g_object_set_data_full (G_OBJECT (reply), "filemond-limits", g_object_ref (self),
+                          g_object_unref);
+  source = g_timeout_source_new (FMD_LIMIT_REFUSAL_DELAY_MS);
+  g_source_set_static_name (source, "[filemond] refusal");
+  g_source_set_callback (source, send_later_cb, reply, g_object_unref);
+  g_source_attach (source, self->main_context);
+  g_source_unref (source);
+}
+
 /* FALSE when the call goes no further, with @why set when it gets an answer; with the
  * lock held. */
 static gboolean
@@ -378,6 +473,7 @@ check_call_locked (FmdLimits    *self,
                    GDBusMessage *message,
                    const char   *sender,
                    Peer         *peer,
+                   gboolean      refused_lately,
                    char        **why)
 {
   GUnixFDList *fds = g_dbus_message_get_unix_fd_list (message);
@@ -408,6 +504,12 @@ check_call_locked (FmdLimits    *self,
                               FMD_LIMIT_CALL_BYTES);
       return FALSE;
     }
+  /* A user refused lately who calls beyond its bounds is answered by its pending
+   * refusals alone: answering each extra call at once would let it spin on them. */
+  if (refused_lately &&
+      (peer->n_calls >= FMD_LIMIT_CALLS_PER_PEER ||
+       user_of (self, peer)->n_calls >= FMD_LIMIT_CALLS_PER_USER))
+    return FALSE;
   if (peer->n_calls >= FMD_LIMIT_CALLS_PER_PEER)
     {
       *why = g_strdup_printf ("this connection has %d calls in progress, the most one may; "
@@ -438,6 +540,7 @@ incoming_locked (FmdLimits    *self,
 {
   const char *sender = g_dbus_message_get_sender (message);
   g_autofree char *why = NULL;
+  gboolean refused_lately;
   Peer *peer;
 
   if (g_dbus_message_get_message_type (message) != G_DBUS_MESSAGE_TYPE_METHOD_CALL ||
@@ -452,7 +555,8 @@ incoming_locked (FmdLimits    *self,
     }
 
   peer = peer_get (self, sender);
-  if (!check_call_locked (self, message, sender, peer, &why))
+  refused_lately = refused_lately_locked (self, message, peer);
+  if (!check_call_locked (self, message, sender, peer, refused_lately, &why))
     {
       /* not logged one by one: a flood of them would flood the journal too */
       self->n_refused++;
@@ -468,6 +572,14 @@ incoming_locked (FmdLimits    *self,
   if (peer->uid != 0)
     self->n_calls_not_root++;
   g_hash_table_add (self->calls, call_key (sender, g_dbus_message_get_serial (message)));
+
+  if (refused_lately)
+    {
+      self->n_refused++;
+      refuse_later (self, message);
+      g_object_unref (message);
+      return NULL;
+    }
   return message;
 }
 
@@ -656,6 +768,7 @@ fmd_limits_finalize (GObject *object)
 
   g_hash_table_unref (self->peers);
   g_hash_table_unref (self->users);
+  g_hash_table_unref (self->refusals);
   g_hash_table_unref (self->calls);
   g_main_context_unref (self->main_context);
   g_mutex_clear (&self->lock);
@@ -682,5 +795,6 @@ fmd_limits_init (FmdLimits *self)
   g_mutex_init (&self->lock);
   self->peers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->users = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  self->refusals = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }

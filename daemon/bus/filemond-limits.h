@@ -25,6 +25,11 @@
  *   FMD_LIMIT_USER_SHARE_UNREAD while all peers together are over FMD_LIMIT_UNREAD: one
  *   user's unread replies never use up what another user's events need.
  *
+ * - a call of an action polkit refused the caller's user less than FMD_LIMIT_REFUSAL_SEC
+ *   ago (and that does not allow interactive authorization) is refused with NotAuthorized
+ *   here, answered FMD_LIMIT_REFUSAL_DELAY_MS later: a refused user's flood never reaches
+ *   polkitd or GIO's authorization threads, and cannot spin on its refusals.
+ *
  * It also watches NameOwnerChanged with one match rule (dbus-daemon allows a connection
  * 512) and emits "peer-vanished" for each unique name that leaves the bus.
  */
@@ -46,6 +51,11 @@ G_BEGIN_DECLS
 #define FMD_LIMIT_UNIDENTIFIED_UNREAD (4 * 1024 * 1024)
 #define FMD_LIMIT_USER_SHARE_UNREAD (4 * 1024 * 1024)
 #define FMD_LIMIT_UNREAD (32 * 1024 * 1024)
+/* A user that polkit refused an action has its calls of that action refused at once for
+ * this long (unless they allow interactive authorization). */
+#define FMD_LIMIT_REFUSAL_SEC 5
+/* ... and answered this much later, holding its call slot meanwhile. */
+#define FMD_LIMIT_REFUSAL_DELAY_MS 1000
 /* A peer that does not answer its Ping within this time counts as stalled. */
 #define FMD_LIMIT_PING_TIMEOUT_MS 10000
 
@@ -61,6 +71,12 @@ FmdLimits *fmd_limits_new (GDBusConnection *connection);
 gboolean fmd_limits_may_send (FmdLimits  *self,
                               const char *peer,
                               gsize       bytes);
+
+/* Polkit refused @uid @action: its next calls of it are refused in the filter, before
+ * they take a slot, for FMD_LIMIT_REFUSAL_SEC. Any thread. */
+void fmd_limits_remember_refusal (FmdLimits  *self,
+                                  guint32     uid,
+                                  const char *action);
 
 /* Counters for the logs and tests. */
 guint fmd_limits_get_n_calls (FmdLimits *self);

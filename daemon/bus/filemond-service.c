@@ -82,7 +82,7 @@ fmd_service_authorize_method (GDBusInterfaceSkeleton *skeleton,
 {
   FmdService *self = FMD_SERVICE (skeleton);
 
-  return fmd_authorize_method (self->connection, self->session_bus, invocation);
+  return fmd_authorize_method (self->connection, self->session_bus, self->limits, invocation);
 }
 
 /* --- properties and idle tracking ---------------------------------------------------- */
