@@ -33,6 +33,8 @@ struct _FmdLimits {
   GMainContext *main_context;
   guint filter_id;
   guint owner_changed_id;
+  /* the GetNameOwner checks in flight: cancelled at dispose, so that none outlives us */
+  GCancellable *owner_checks;
 
   GMutex lock;
   GHashTable *peers;        /* unique name -> Peer */
@@ -358,6 +360,26 @@ filter_cb (GDBusConnection *connection,
   return message;
 }
 
+/* @name left the bus: its entry goes once nothing more is owed to it, and the users of the
+ * limits drop what they hold for it. */
+static void
+peer_gone (FmdLimits  *self,
+           const char *name)
+{
+  Peer *peer;
+
+  g_mutex_lock (&self->lock);
+  peer = g_hash_table_lookup (self->peers, name);
+  if (peer != NULL)
+    {
+      peer->vanished = TRUE;
+      peer_forget_if_done (self, name, peer);
+    }
+  g_mutex_unlock (&self->lock);
+
+  g_signal_emit (self, signals[SIGNAL_PEER_VANISHED], 0, name);
+}
+
 static void
 name_owner_changed_cb (GDBusConnection *connection,
                        const char      *sender_name,
@@ -371,7 +393,6 @@ name_owner_changed_cb (GDBusConnection *connection,
   const char *name;
   const char *old_owner;
   const char *new_owner;
-  Peer *peer;
 
   if (!g_variant_is_of_type (parameters, G_VARIANT_TYPE ("(sss)")))
     return;
@@ -379,16 +400,52 @@ name_owner_changed_cb (GDBusConnection *connection,
   if (name[0] != ':' || new_owner[0] != '\0')
     return;
 
-  g_mutex_lock (&self->lock);
-  peer = g_hash_table_lookup (self->peers, name);
-  if (peer != NULL)
-    {
-      peer->vanished = TRUE;
-      peer_forget_if_done (self, name, peer);
-    }
-  g_mutex_unlock (&self->lock);
+  peer_gone (self, name);
+}
 
-  g_signal_emit (self, signals[SIGNAL_PEER_VANISHED], 0, name);
+typedef struct {
+  FmdLimits *self;        /* not a reference: the check is cancelled at dispose */
+  char *name;
+} OwnerCheck;
+
+static void
+name_owner_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  OwnerCheck *check = user_data;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
+  if (reply == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_debug ("%s is not on the bus: %s", check->name, error->message);
+      peer_gone (check->self, check->name);
+    }
+  g_free (check->name);
+  g_free (check);
+}
+
+void
+fmd_limits_confirm_peer (FmdLimits  *self,
+                         const char *name)
+{
+  OwnerCheck *check;
+
+  g_return_if_fail (FMD_IS_LIMITS (self));
+  g_return_if_fail (name != NULL);
+
+  if (name[0] != ':' || self->connection == NULL)
+    return;
+
+  check = g_new0 (OwnerCheck, 1);
+  check->self = self;
+  check->name = g_strdup (name);
+  g_dbus_connection_call (self->connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                          "org.freedesktop.DBus", "GetNameOwner", g_variant_new ("(s)", name),
+                          G_VARIANT_TYPE ("(s)"), G_DBUS_CALL_FLAGS_NONE, -1,
+                          self->owner_checks, name_owner_cb, check);
 }
 
 gboolean
@@ -466,6 +523,7 @@ fmd_limits_dispose (GObject *object)
 {
   FmdLimits *self = FMD_LIMITS (object);
 
+  g_cancellable_cancel (self->owner_checks);
   if (self->connection != NULL)
     {
       if (self->filter_id != 0)
@@ -486,6 +544,7 @@ fmd_limits_finalize (GObject *object)
 
   g_hash_table_unref (self->peers);
   g_hash_table_unref (self->calls);
+  g_object_unref (self->owner_checks);
   g_main_context_unref (self->main_context);
   g_mutex_clear (&self->lock);
 
@@ -511,4 +570,5 @@ fmd_limits_init (FmdLimits *self)
   g_mutex_init (&self->lock);
   self->peers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->owner_checks = g_cancellable_new ();
 }

@@ -21,7 +21,8 @@
  *   it (fmd_limits_may_send).
  *
  * It also watches NameOwnerChanged with one match rule (dbus-daemon allows a connection
- * 512) and emits "peer-vanished" for each unique name that leaves the bus.
+ * 512) and emits "peer-vanished" for each unique name that leaves the bus, or that
+ * fmd_limits_confirm_peer() finds gone.
  */
 #pragma once
 
@@ -50,6 +51,12 @@ FmdLimits *fmd_limits_new (GDBusConnection *connection);
 gboolean fmd_limits_may_send (FmdLimits  *self,
                               const char *peer,
                               gsize       bytes);
+
+/* A name that left the bus before its call was handled (while polkit was asked, say) sent
+ * its NameOwnerChanged already: whoever keeps @name for later calls this, and the bus is
+ * asked whether it is still there; when not, "peer-vanished" is emitted for it. */
+void fmd_limits_confirm_peer (FmdLimits  *self,
+                              const char *name);
 
 /* Counters for the logs and tests. */
 guint fmd_limits_get_n_calls (FmdLimits *self);

@@ -182,6 +182,58 @@ def client_listen(conn, seconds):
     return out
 
 
+PROPS_IFACE = "org.freedesktop.DBus.Properties"
+PUBLIC_PROPERTIES = {"State", "Backend", "AvailableBackends", "BufferCapacity", "Version"}
+
+
+def client_listen_properties(conn, seconds, first):
+    """What this connection learns of the capture's properties: after @first ("getall":
+    a GetAll, as a GDBusProxy does; "none": nothing), PropertiesChanged through a plain
+    match rule, and a Get of Options and EventCount every 100 ms."""
+    out = {"changed": {}, "get": {}, "getall": None}
+    if first == "getall":
+        reply = conn.call_sync(BUS_NAME, PATH, PROPS_IFACE, "GetAll", GLib.Variant("(s)", (IFACE,)),
+                               None, Gio.DBusCallFlags.NONE, 25000, None)
+        out["getall"] = sorted(reply.unpack()[0])
+
+    def on_changed(c, sender, path, iface, signal_name, params):
+        _, changed, _ = params.unpack()
+        for name, value in changed.items():
+            out["changed"].setdefault(name, []).append(value)
+    conn.signal_subscribe(None, PROPS_IFACE, "PropertiesChanged", PATH, None,
+                          Gio.DBusSignalFlags.NONE, on_changed)
+    conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                   "AddMatch", GLib.Variant("(s)", ("type='signal',interface='%s'" % PROPS_IFACE,)),
+                   None, Gio.DBusCallFlags.NONE, 5000, None)
+    print(json.dumps({"ready": True}), flush=True)
+    ctx = GLib.MainContext.default()
+    deadline = time.monotonic() + seconds
+    next_get = 0
+    while time.monotonic() < deadline:
+        ctx.iteration(False)
+        if time.monotonic() >= next_get:
+            next_get = time.monotonic() + 0.1
+            for name in ("Options", "EventCount"):
+                try:
+                    value = conn.call_sync(BUS_NAME, PATH, PROPS_IFACE, "Get",
+                                           GLib.Variant("(ss)", (IFACE, name)), None,
+                                           Gio.DBusCallFlags.NONE, 25000, None).unpack()[0]
+                    out["get"].setdefault(name, []).append(value)
+                except GLib.Error as e:
+                    out["get"].setdefault(name, []).append(error_result(e)["error"])
+        time.sleep(0.01)
+    return out
+
+
+def client_proxy(conn):
+    """The properties a GDBusProxy of this user holds."""
+    proxy = Gio.DBusProxy.new_sync(conn, Gio.DBusProxyFlags.NONE, None, BUS_NAME, PATH, IFACE,
+                                   None)
+    return {"cached": sorted(proxy.get_cached_property_names() or []),
+            "state": proxy.get_cached_property("State").unpack()
+            if proxy.get_cached_property("State") is not None else None}
+
+
 def raw_connect(uid):
     """A bus connection by hand: this client can send without ever reading."""
     path = os.environ["DBUS_SYSTEM_BUS_ADDRESS"].split("path=")[1].split(",")[0]
@@ -263,6 +315,10 @@ def client_main(argv):
         result = client_call(conn, argv[1], argv[2] if len(argv) > 2 else "")
     elif argv[0] == "listen":
         result = client_listen(conn, float(argv[1]))
+    elif argv[0] == "listen-properties":
+        result = client_listen_properties(conn, float(argv[1]), argv[2])
+    elif argv[0] == "proxy":
+        result = client_proxy(conn)
     elif argv[0] == "get":
         try:
             reply = conn.call_sync(BUS_NAME, PATH, "org.freedesktop.DBus.Properties", "Get",
@@ -440,7 +496,8 @@ METHOD_ARGS = {
     "Save": ("call", "Save", ""),
     "Unsubscribe": ("call", "Unsubscribe", ""),
     "Stop": ("call", "Stop", ""),
-    "Properties (Get, GetAll)": ("get", "State"),
+    "Public properties (Get, GetAll)": ("get", "State"),
+    "Private properties (Get)": ("get", "EventCount"),
 }
 
 
@@ -452,7 +509,7 @@ def check_authorization(tap, conn):
     tap.check(set(table) == set(METHOD_ARGS), "/auth/doc-table-covers-every-method",
               sorted(table))
     order = ["Start", "Subscribe", "OpenStream", "Save", "Unsubscribe", "Stop",
-             "Properties (Get, GetAll)"]
+             "Public properties (Get, GetAll)", "Private properties (Get)"]
     for user in ("root", "fmtest", "nobody"):
         for method in order:
             if method not in table:
@@ -503,6 +560,55 @@ def check_no_eavesdropping(tap, conn):
     call(conn, "Unsubscribe", None)
     conn.signal_unsubscribe(sub)
     stop_if_running(conn)
+
+
+def check_outsider_learns_nothing(tap, conn):
+    """An outsider learns at most whether a capture runs: not its options (a path filter
+    names the file watched) nor its counters (EventCount grew by one with each open of
+    that file), neither from the broadcast PropertiesChanged nor by Get; GetAll and a
+    proxy give it the public properties. A member (a proxy: GetAll, then the signals)
+    follows every counter."""
+    fake_stap("normal", "forever")
+    watched = "/home/user/notes.txt"
+    outsider = as_user("nobody", "listen-properties", "3", "none", background=True)
+    member = as_user("fmtest", "listen-properties", "3", "getall", background=True)
+    for p in (outsider, member):
+        json.loads(p.stdout.readline())   # ready
+    start(conn, {"filter": GLib.Variant("s", "path=" + watched)})
+    results = {}
+    for name, p in (("outsider", outsider), ("member", member)):
+        results[name] = json.loads(p.stdout.read().strip().splitlines()[-1])
+        p.wait()
+    stop_if_running(conn)
+    out, mem = results["outsider"], results["member"]
+
+    private_seen = sorted(set(out["changed"]) - PUBLIC_PROPERTIES)
+    tap.check(not private_seen, "/outsider/broadcast-carries-no-private-property",
+              "%s; Options %s; EventCount %s" % (private_seen, out["changed"].get("Options"),
+                                                 out["changed"].get("EventCount", [])[:8]))
+    tap.check(watched not in json.dumps(out), "/outsider/never-sees-the-filter",
+              json.dumps(out)[:2000])
+    tap.check("running" in [v for v in out["changed"].get("State", [])],
+              "/outsider/sees-whether-a-capture-runs", out["changed"].get("State"))
+    for prop_name in ("Options", "EventCount"):
+        got = out["get"].get(prop_name, [])
+        tap.check(got and all(v == ERR + "NotAuthorized" for v in got),
+                  "/outsider/get-%s-refused" % prop_name, got[:8])
+    getall = as_user("nobody", "proxy")
+    tap.check(set(getall["cached"]) == PUBLIC_PROPERTIES, "/outsider/getall-gives-public-ones",
+              getall)
+    tap.check(getall["state"] in ("idle", "stopping"), "/outsider/proxy-works", getall)
+
+    tap.check(set(mem["getall"] or []) > PUBLIC_PROPERTIES, "/member/getall-gives-everything",
+              mem["getall"])
+    counts = mem["changed"].get("EventCount", [])
+    tap.check(len(counts) >= 2 and counts == sorted(counts) and counts[-1] > counts[0],
+              "/member/follows-the-counters", counts[:20])
+    options = mem["changed"].get("Options", [])
+    tap.check(any(o.get("filter") == "path=" + watched for o in options),
+              "/member/follows-the-options", options)
+    gets = mem["get"].get("EventCount", [])
+    tap.check(gets and all(isinstance(v, int) for v in gets), "/member/get-allowed", gets[:8])
 
 
 def check_every_event_in_order(tap, conn):
@@ -1365,6 +1471,7 @@ def main():
     checks = {
         "auth": check_authorization,
         "eavesdrop": check_no_eavesdropping,
+        "outsider": check_outsider_learns_nothing,
         "order": check_every_event_in_order,
         "frozen": check_frozen_reader,
         "storm": check_storm,
