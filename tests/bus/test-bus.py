@@ -234,6 +234,36 @@ def client_proxy(conn):
             if proxy.get_cached_property("State") is not None else None}
 
 
+FORGED_PATH = "/forged/by/an/outsider"
+FORGED_DROPPED = 424242
+FORGED_NEXT_SEQ = 434343
+
+
+def client_forge(conn):
+    """Sends Events, Dropped and CaptureChanged signals, as filemond would, to every other
+    connection on the bus: an outsider needs no name to aim at a subscriber."""
+    names = conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                           "ListNames", None, None, Gio.DBusCallFlags.NONE, 5000,
+                           None).unpack()[0]
+    owner = conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                           "GetNameOwner", GLib.Variant("(s)", (BUS_NAME,)), None,
+                           Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+    event = (999999, 0, 0, 4242, 1, 4242, 0, b"forger\0", "openat", -13,
+             FORGED_PATH.encode() + b"\0", b"\0", "")
+    sent = 0
+    for name in names:
+        if not name.startswith(":") or name in (owner, conn.get_unique_name()):
+            continue
+        conn.emit_signal(name, PATH, IFACE, "Events",
+                         GLib.Variant("(a(tttuuuuaysxayays))", ([event],)))
+        conn.emit_signal(name, PATH, IFACE, "Dropped", GLib.Variant("(tb)", (FORGED_DROPPED, True)))
+        conn.emit_signal(name, PATH, IFACE, "CaptureChanged",
+                         GLib.Variant("(bt)", (False, FORGED_NEXT_SEQ)))
+        sent += 3
+    conn.flush_sync(None)
+    return {"sent": sent, "from": conn.get_unique_name()}
+
+
 def raw_connect(uid):
     """A bus connection by hand: this client can send without ever reading."""
     path = os.environ["DBUS_SYSTEM_BUS_ADDRESS"].split("path=")[1].split(",")[0]
@@ -319,6 +349,8 @@ def client_main(argv):
         result = client_listen_properties(conn, float(argv[1]), argv[2])
     elif argv[0] == "proxy":
         result = client_proxy(conn)
+    elif argv[0] == "forge":
+        result = client_forge(conn)
     elif argv[0] == "get":
         try:
             reply = conn.call_sync(BUS_NAME, PATH, "org.freedesktop.DBus.Properties", "Get",
@@ -609,6 +641,78 @@ def check_outsider_learns_nothing(tap, conn):
               "/member/follows-the-options", options)
     gets = mem["get"].get("EventCount", [])
     tap.check(gets and all(isinstance(v, int) for v in gets), "/member/get-allowed", gets[:8])
+
+
+# A subscriber whose handler does not match the sender: it takes whatever arrives.
+NAIVE_SUBSCRIBER = (
+    "import json\n"
+    "c = connect()\n"
+    "got = []\n"
+    "c.signal_subscribe(None, %r, None, %r, None, Gio.DBusSignalFlags.NONE,"
+    " lambda c_, sender, p, i, name, params: got.append([sender, name, str(params)]))\n"
+    "subscribe(c)\n"
+    "print(json.dumps({'ready': True}), flush=True)\n"
+    "ctx = GLib.MainContext.default()\n"
+    "end = time.monotonic() + 4\n"
+    "while time.monotonic() < end:\n"
+    "  ctx.iteration(False); time.sleep(0.01)\n"
+    "print(json.dumps(got), flush=True)\n" % (IFACE, PATH))
+
+
+def check_forged_signals(tap, conn):
+    """Any connection may send a subscriber a signal named Events, Dropped or
+    CaptureChanged. A handler that does not match the sender takes them; the scripting
+    example, run as doc/scripting.md says, matches the unique name owning
+    org.filemond.Filemond1 and takes only filemond's."""
+    fake_stap("normal", "repeat:20")
+    example = os.path.join(os.environ["FILEMON_SOURCE_DIR"], "doc", "examples",
+                           "filemon-failures.py")
+    log_path = os.environ["FILEMOND_LOG"]
+
+    def subscribers_added():
+        with open(log_path, errors="replace") as log:
+            return len(re.findall(r"subscriber \S+ added", log.read()))
+    before = subscribers_added()
+    # SIGINT as in a terminal (Ctrl+C ends the example): this test's children may inherit
+    # it ignored from the harness
+    proc = subprocess.Popen(user_command("fmtest", ["env", "--default-signal=INT", "/usr/bin/python3",
+                                                    example, "--seconds", "60"]),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    naive = subscriber_child("fmtest", NAIVE_SUBSCRIBER)
+    json.loads(naive.stdout.readline())   # ready
+    subscribed = wait_for(lambda: subscribers_added() >= before + 2, 30)
+    forged = as_user("nobody", "forge")
+    start(conn)
+    wait_for(lambda: prop(conn, "State") in ("idle", "failed"), 30)   # the replay ends
+    naive_got = json.loads(naive.stdout.read().strip().splitlines()[-1])
+    naive.wait()
+    exited_early = proc.poll() is not None
+    if not exited_early:
+        os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+    detail = "forge %s\nstdout:\n%s\nstderr:\n%s" % (forged, out[-1500:], err[-1500:])
+
+    tap.check(subscribed and forged["sent"] > 0, "/forged/sent-to-subscribers", detail)
+    taken = [g for g in naive_got if g[0] == forged["from"]]
+    tap.check({g[1] for g in taken} == {"Events", "Dropped", "CaptureChanged"},
+              "/forged/handler-without-sender-match-takes-them", naive_got[:6])
+    tap.check(not exited_early, "/forged/example-not-unsubscribed-by-forged-dropped", detail)
+    tap.check(FORGED_PATH not in out, "/forged/example-rejects-forged-events", detail)
+    tap.check(str(FORGED_DROPPED) not in err, "/forged/example-rejects-forged-dropped", detail)
+    tap.check(str(FORGED_NEXT_SEQ) not in err, "/forged/example-rejects-forged-capture-changed",
+              detail)
+    tap.check(" = -E" in out, "/forged/example-takes-filemonds-events", detail)
+    tap.check("capture started" in err and "capture stopped" in err,
+              "/forged/example-takes-filemonds-capture-changed", detail)
+    scripting = open(os.path.join(os.environ["FILEMON_SOURCE_DIR"], "doc", "scripting.md")).read()
+    tap.check("forged" in scripting and "NameOwnerChanged" in scripting
+              and "unique name" in scripting, "/forged/scripting-doc-says-how-to-reject-them")
+    stop_if_running(conn)
 
 
 def check_every_event_in_order(tap, conn):
@@ -1472,6 +1576,7 @@ def main():
         "auth": check_authorization,
         "eavesdrop": check_no_eavesdropping,
         "outsider": check_outsider_learns_nothing,
+        "forged": check_forged_signals,
         "order": check_every_event_in_order,
         "frozen": check_frozen_reader,
         "storm": check_storm,
