@@ -102,12 +102,14 @@ skeleton_vtable (FmdService *self)
   return G_DBUS_INTERFACE_SKELETON_CLASS (fmd_service_parent_class)->get_vtable (G_DBUS_INTERFACE_SKELETON (self));
 }
 
+/* A new reference (the skeleton's function may return a floating one or not). */
 static GVariant *
 property_value (FmdService *self,
                 const char *name)
 {
-  return skeleton_vtable (self)->get_property (self->connection, NULL, FM_OBJECT_PATH,
-                                               FM_INTERFACE, name, NULL, self);
+  return g_variant_take_ref (skeleton_vtable (self)->get_property (self->connection, NULL,
+                                                                   FM_OBJECT_PATH, FM_INTERFACE,
+                                                                   name, NULL, self));
 }
 
 /* Get and GetAll, once fmd_authorize_properties() let them through. */
@@ -125,20 +127,24 @@ handle_properties (FmdService            *self,
   if (g_str_equal (g_dbus_method_invocation_get_method_name (invocation), "Get"))
     {
       const GDBusPropertyInfo *property = g_dbus_method_invocation_get_property_info (invocation);
+      g_autoptr(GVariant) value = NULL;
 
       /* the authorization answered a refused Get of a private property itself */
       g_assert (property != NULL);
       g_assert (access == FMD_PROPERTIES_ALL || !fmd_property_is_private (property));
-      g_dbus_method_invocation_return_value (invocation,
-                                             g_variant_new ("(v)", property_value (self, property->name)));
+      value = property_value (self, property->name);
+      g_dbus_method_invocation_return_value (invocation, g_variant_new ("(v)", value));
       return;
     }
 
   g_variant_builder_init (&all, G_VARIANT_TYPE_VARDICT);
   for (guint i = 0; info->properties[i] != NULL; i++)
     if (access == FMD_PROPERTIES_ALL || !fmd_property_is_private (info->properties[i]))
-      g_variant_builder_add (&all, "{sv}", info->properties[i]->name,
-                             property_value (self, info->properties[i]->name));
+      {
+        g_autoptr(GVariant) value = property_value (self, info->properties[i]->name);
+
+        g_variant_builder_add (&all, "{sv}", info->properties[i]->name, value);
+      }
   g_dbus_method_invocation_return_value (invocation, g_variant_new ("(a{sv})", &all));
 }
 
@@ -183,7 +189,11 @@ send_private_changed_cb (gpointer user_data)
   g_variant_builder_init (&changed, G_VARIANT_TYPE_VARDICT);
   g_hash_table_iter_init (&iter, self->private_changed);
   while (g_hash_table_iter_next (&iter, &name, NULL))
-    g_variant_builder_add (&changed, "{sv}", (const char *) name, property_value (self, name));
+    {
+      g_autoptr(GVariant) value = property_value (self, name);
+
+      g_variant_builder_add (&changed, "{sv}", (const char *) name, value);
+    }
   g_hash_table_remove_all (self->private_changed);
   fmd_watchers_send_changed (self->watchers, FM_INTERFACE, g_variant_builder_end (&changed));
   return G_SOURCE_REMOVE;
@@ -204,8 +214,11 @@ property_notify_cb (FmdService *self,
     return;
   /* the names are the interface info's, static */
   g_hash_table_add (self->private_changed, info->name);
+  /* at the skeleton's priority: a busy capture keeps default-priority sources ready and
+   * would starve an idle one */
   if (self->private_changed_id == 0)
-    self->private_changed_id = g_idle_add (send_private_changed_cb, self);
+    self->private_changed_id = g_idle_add_full (G_PRIORITY_DEFAULT, send_private_changed_cb,
+                                                self, NULL);
 }
 
 /* --- properties and idle tracking ---------------------------------------------------- */
