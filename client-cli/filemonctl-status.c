@@ -1,9 +1,12 @@
-/* filemonctl-status.c: `filemonctl status`: the daemon's properties, for people. Reading
- * properties needs no authorization: nothing here shows anybody's file activity. */
+/* filemonctl-status.c: `filemonctl status`: the daemon's properties, for people. Anybody
+ * may read the public ones (whether a capture runs, the backends, the buffer's size); the
+ * options and counters are shown to callers polkit allows org.filemond.subscribe, for
+ * they tell what the capture looks at and how much it sees (doc/security.md). */
 #include <stdio.h>
 
 #include "filemonctl-common.h"
 #include "fm-escape.h"
+#include "fm-names.h"
 #include "fm-syscalls.h"
 
 static void
@@ -86,6 +89,16 @@ print_started (guint64 started_usec)
     printf ("Started at:   %s\n", text);
 }
 
+/* GetAll gives a caller without the authorization the public properties only. */
+static gboolean
+private_shown (FmFilemond1 *proxy)
+{
+  g_autoptr(GVariant) count = g_dbus_proxy_get_cached_property (G_DBUS_PROXY (proxy),
+                                                                "EventCount");
+
+  return count != NULL;
+}
+
 int
 fmctl_cmd_status (int argc, char **argv)
 {
@@ -122,6 +135,15 @@ fmctl_cmd_status (int argc, char **argv)
   printf ("Backend:      %s\n", backend != NULL && backend[0] != '\0' ? backend : "none yet");
   printf ("Backends:\n");
   print_available (proxy);
+  if (!private_shown (proxy))
+    {
+      printf ("Buffer:       %" G_GUINT64_FORMAT " events at most\n", capacity);
+      printf ("Options and counters: not shown: they need the org.filemond.subscribe "
+              "authorization (ask an administrator to add you to the “%s” group)\n",
+              FM_GROUP_NAME);
+      printf ("Version:      %s\n", fm_filemond1_get_version (proxy) ? fm_filemond1_get_version (proxy) : "?");
+      return fflush (stdout) == 0 ? FMCTL_EXIT_OK : FMCTL_EXIT_ERROR;
+    }
   print_options (proxy);
   print_started (fm_filemond1_get_started_at (proxy));
   printf ("Events:       %" G_GUINT64_FORMAT " captured\n", fm_filemond1_get_event_count (proxy));

@@ -37,6 +37,15 @@ def signature(element):
     return f"{element.get('name')} ({', '.join(args)})"
 
 
+def visibility(prop):
+    """A property whose changes are not broadcast is private (see the XML's head)."""
+    for annotation in prop.findall("annotation"):
+        if (annotation.get("name") == "org.freedesktop.DBus.Property.EmitsChangedSignal"
+                and annotation.get("value") == "false"):
+            return "private: callers allowed org.filemond.subscribe only"
+    return "public"
+
+
 def render(root, head):
     out = []
     for interface in root.findall("interface"):
@@ -62,7 +71,7 @@ def render(root, head):
             for element, doc in sections[tag]:
                 if tag == "property":
                     out.append(f"### {element.get('name')}\n")
-                    out.append(f"`{element.get('type')}`, {element.get('access')}\n")
+                    out.append(f"`{element.get('type')}`, {element.get('access')}, {visibility(element)}\n")
                     text = doc.split(":", 1)[1].strip() if doc.startswith(element.get("name") + ":") else doc
                     out.append(text + "\n")
                 else:

@@ -5,6 +5,12 @@
  * subject is the caller's system bus name; interactive authentication is allowed only
  * when the caller set ALLOW_INTERACTIVE_AUTHORIZATION on its message. Root is checked
  * like anybody else (polkit allows it).
+ *
+ * Properties (org.freedesktop.DBus.Properties Get and GetAll) have a rule of their own:
+ * the public ones are anybody's, the private ones (EmitsChangedSignal=false in the XML:
+ * what the capture looks at and how much it sees) need org.filemond.subscribe. A Get of
+ * a private property is refused like a method; a GetAll is never refused for it, it gives
+ * the public properties only.
  */
 #pragma once
 
@@ -31,5 +37,30 @@ const char *fmd_auth_action_for_method (const char *method);
 /* The uid of the caller of an authorized @invocation, as the bus daemon told it during
  * the check. */
 guint32 fmd_auth_get_caller_uid (GDBusMethodInvocation *invocation);
+
+typedef enum {
+  FMD_PROPERTIES_PUBLIC,
+  FMD_PROPERTIES_ALL,
+} FmdPropertyAccess;
+
+/* Whether @info is a private property (its changes are not broadcast). */
+gboolean fmd_property_is_private (const GDBusPropertyInfo *info);
+
+/* Whether @invocation is a call of org.freedesktop.DBus.Properties. */
+gboolean fmd_is_properties_call (GDBusMethodInvocation *invocation);
+
+/* As fmd_authorize_method, for a Properties call. @watcher: the caller was authorized
+ * before (a known watcher), polkit is not asked again. When it returns TRUE,
+ * fmd_properties_access() tells the handler what the caller may read; a Get of a private
+ * property by a caller polkit refuses is answered NotAuthorized here. */
+gboolean fmd_authorize_properties (GDBusConnection       *connection,
+                                   gboolean               session_bus,
+                                   FmdLimits             *limits,
+                                   GDBusMethodInvocation *invocation,
+                                   gboolean               watcher);
+
+/* What fmd_authorize_properties() allowed @invocation (public only when it was not
+ * asked). */
+FmdPropertyAccess fmd_properties_access (GDBusMethodInvocation *invocation);
 
 G_END_DECLS

@@ -49,6 +49,8 @@ struct _FmdLimits {
   GMainContext *main_context;
   guint filter_id;
   guint owner_changed_id;
+  /* the GetNameOwner checks in flight: cancelled at dispose, so that none outlives us */
+  GCancellable *owner_checks;
 
   GMutex lock;
   GHashTable *peers;        /* unique name -> Peer */
@@ -386,25 +388,46 @@ refusal_key (guint32     uid,
  * authorized caller needs (an outsider's flood of Stops made root's calls wait and
  * fail). A caller that allows interactive authorization is always asked again. */
 static gboolean
+refused_locked (FmdLimits  *self,
+                guint32     uid,
+                const char *action)
+{
+  g_autofree char *key = refusal_key (uid, action);
+  gpointer when;
+
+  if (!g_hash_table_lookup_extended (self->refusals, key, NULL, &when))
+    return FALSE;
+  return g_get_monotonic_time () - *(gint64 *) when < FMD_LIMIT_REFUSAL_SEC * G_USEC_PER_SEC;
+}
+
+static gboolean
 refused_lately_locked (FmdLimits    *self,
                        GDBusMessage *message,
                        Peer         *peer)
 {
   const char *action;
-  g_autofree char *key = NULL;
-  gpointer when;
 
   if (peer->uid == UID_UNKNOWN ||
       (g_dbus_message_get_flags (message) & G_DBUS_MESSAGE_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION) ||
       g_strcmp0 (g_dbus_message_get_interface (message), FM_INTERFACE) != 0)
     return FALSE;
   action = fmd_auth_action_for_method (g_dbus_message_get_member (message));
-  if (action == NULL)
-    return FALSE;
-  key = refusal_key (peer->uid, action);
-  if (!g_hash_table_lookup_extended (self->refusals, key, NULL, &when))
-    return FALSE;
-  return g_get_monotonic_time () - *(gint64 *) when < FMD_LIMIT_REFUSAL_SEC * G_USEC_PER_SEC;
+  return action != NULL && refused_locked (self, peer->uid, action);
+}
+
+gboolean
+fmd_limits_refused_lately (FmdLimits  *self,
+                           guint32     uid,
+                           const char *action)
+{
+  gboolean refused;
+
+  g_return_val_if_fail (FMD_IS_LIMITS (self), FALSE);
+
+  g_mutex_lock (&self->lock);
+  refused = refused_locked (self, uid, action);
+  g_mutex_unlock (&self->lock);
+  return refused;
 }
 
 void
@@ -640,6 +663,26 @@ filter_cb (GDBusConnection *connection,
   return message;
 }
 
+/* @name left the bus: its entry goes once nothing more is owed to it, and the users of the
+ * limits drop what they hold for it. */
+static void
+peer_gone (FmdLimits  *self,
+           const char *name)
+{
+  Peer *peer;
+
+  g_mutex_lock (&self->lock);
+  peer = g_hash_table_lookup (self->peers, name);
+  if (peer != NULL)
+    {
+      peer->vanished = TRUE;
+      peer_forget_if_done (self, name, peer);
+    }
+  g_mutex_unlock (&self->lock);
+
+  g_signal_emit (self, signals[SIGNAL_PEER_VANISHED], 0, name);
+}
+
 static void
 name_owner_changed_cb (GDBusConnection *connection,
                        const char      *sender_name,
@@ -653,7 +696,6 @@ name_owner_changed_cb (GDBusConnection *connection,
   const char *name;
   const char *old_owner;
   const char *new_owner;
-  Peer *peer;
 
   if (!g_variant_is_of_type (parameters, G_VARIANT_TYPE ("(sss)")))
     return;
@@ -661,16 +703,52 @@ name_owner_changed_cb (GDBusConnection *connection,
   if (name[0] != ':' || new_owner[0] != '\0')
     return;
 
-  g_mutex_lock (&self->lock);
-  peer = g_hash_table_lookup (self->peers, name);
-  if (peer != NULL)
-    {
-      peer->vanished = TRUE;
-      peer_forget_if_done (self, name, peer);
-    }
-  g_mutex_unlock (&self->lock);
+  peer_gone (self, name);
+}
 
-  g_signal_emit (self, signals[SIGNAL_PEER_VANISHED], 0, name);
+typedef struct {
+  FmdLimits *self;        /* not a reference: the check is cancelled at dispose */
+  char *name;
+} OwnerCheck;
+
+static void
+name_owner_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  OwnerCheck *check = user_data;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
+  if (reply == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_debug ("%s is not on the bus: %s", check->name, error->message);
+      peer_gone (check->self, check->name);
+    }
+  g_free (check->name);
+  g_free (check);
+}
+
+void
+fmd_limits_confirm_peer (FmdLimits  *self,
+                         const char *name)
+{
+  OwnerCheck *check;
+
+  g_return_if_fail (FMD_IS_LIMITS (self));
+  g_return_if_fail (name != NULL);
+
+  if (name[0] != ':' || self->connection == NULL)
+    return;
+
+  check = g_new0 (OwnerCheck, 1);
+  check->self = self;
+  check->name = g_strdup (name);
+  g_dbus_connection_call (self->connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                          "org.freedesktop.DBus", "GetNameOwner", g_variant_new ("(s)", name),
+                          G_VARIANT_TYPE ("(s)"), G_DBUS_CALL_FLAGS_NONE, -1,
+                          self->owner_checks, name_owner_cb, check);
 }
 
 gboolean
@@ -748,6 +826,7 @@ fmd_limits_dispose (GObject *object)
 {
   FmdLimits *self = FMD_LIMITS (object);
 
+  g_cancellable_cancel (self->owner_checks);
   if (self->connection != NULL)
     {
       if (self->filter_id != 0)
@@ -770,6 +849,7 @@ fmd_limits_finalize (GObject *object)
   g_hash_table_unref (self->users);
   g_hash_table_unref (self->refusals);
   g_hash_table_unref (self->calls);
+  g_object_unref (self->owner_checks);
   g_main_context_unref (self->main_context);
   g_mutex_clear (&self->lock);
 
@@ -797,4 +877,5 @@ fmd_limits_init (FmdLimits *self)
   self->users = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
   self->refusals = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->owner_checks = g_cancellable_new ();
 }

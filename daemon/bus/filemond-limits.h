@@ -31,7 +31,8 @@
  *   polkitd or GIO's authorization threads, and cannot spin on its refusals.
  *
  * It also watches NameOwnerChanged with one match rule (dbus-daemon allows a connection
- * 512) and emits "peer-vanished" for each unique name that leaves the bus.
+ * 512) and emits "peer-vanished" for each unique name that leaves the bus, or that
+ * fmd_limits_confirm_peer() finds gone.
  */
 #pragma once
 
@@ -77,6 +78,16 @@ gboolean fmd_limits_may_send (FmdLimits  *self,
 void fmd_limits_remember_refusal (FmdLimits  *self,
                                   guint32     uid,
                                   const char *action);
+/* Whether polkit refused @uid @action less than FMD_LIMIT_REFUSAL_SEC ago. Any thread. */
+gboolean fmd_limits_refused_lately (FmdLimits  *self,
+                                    guint32     uid,
+                                    const char *action);
+
+/* A name that left the bus before its call was handled (while polkit was asked, say) sent
+ * its NameOwnerChanged already: whoever keeps @name for later calls this, and the bus is
+ * asked whether it is still there; when not, "peer-vanished" is emitted for it. */
+void fmd_limits_confirm_peer (FmdLimits  *self,
+                              const char *name);
 
 /* Counters for the logs and tests. */
 guint fmd_limits_get_n_calls (FmdLimits *self);

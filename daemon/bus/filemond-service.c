@@ -5,6 +5,12 @@
  * handle invocations in a thread), GIO runs it in a worker thread and dispatches the
  * handler back on the main loop only when it returned TRUE: handlers stay
  * single-threaded and never run for a refused caller.
+ *
+ * Properties are authorized there too: the skeleton's vtable is replaced by one without
+ * a get_property function, so that GDBus hands Get and GetAll to method_call, through
+ * the same worker-thread check, and the handler here answers them with what the caller
+ * may read (filemond-auth.h). The private properties' changes go to the watchers alone
+ * (filemond-watchers.h); the skeleton broadcasts only the public ones.
  */
 #include "config.h"
 
@@ -21,6 +27,7 @@
 #include "filemond-save.h"
 #include "filemond-stream.h"
 #include "filemond-subscribers.h"
+#include "filemond-watchers.h"
 #include "fm-error.h"
 #include "fm-format.h"
 #include "fm-names.h"
@@ -49,6 +56,9 @@ struct _FmdService {
   FmdSession *session;
   FmdSubscribers *subscribers;
   FmdStreams *streams;
+  FmdWatchers *watchers;
+  GHashTable *private_changed;  /* D-Bus names of private properties changed since sent */
+  guint private_changed_id;
 
   GCancellable *saves_cancellable;
   guint n_saves;
@@ -82,7 +92,139 @@ fmd_service_authorize_method (GDBusInterfaceSkeleton *skeleton,
 {
   FmdService *self = FMD_SERVICE (skeleton);
 
+  if (fmd_is_properties_call (invocation))
+    return fmd_authorize_properties (self->connection, self->session_bus, self->limits,
+                                     invocation,
+                                     fmd_watchers_contains (self->watchers,
+                                                            g_dbus_method_invocation_get_sender (invocation)));
   return fmd_authorize_method (self->connection, self->session_bus, self->limits, invocation);
+}
+
+/* --- properties: who reads what ------------------------------------------------------ */
+
+static const GDBusInterfaceVTable *
+skeleton_vtable (FmdService *self)
+{
+  return G_DBUS_INTERFACE_SKELETON_CLASS (fmd_service_parent_class)->get_vtable (G_DBUS_INTERFACE_SKELETON (self));
+}
+
+/* A new reference (the skeleton's function may return a floating one or not). */
+static GVariant *
+property_value (FmdService *self,
+                const char *name)
+{
+  return g_variant_take_ref (skeleton_vtable (self)->get_property (self->connection, NULL,
+                                                                   FM_OBJECT_PATH, FM_INTERFACE,
+                                                                   name, NULL, self));
+}
+
+/* Get and GetAll, once fmd_authorize_properties() let them through. */
+static void
+handle_properties (FmdService            *self,
+                   GDBusMethodInvocation *invocation)
+{
+  FmdPropertyAccess access = fmd_properties_access (invocation);
+  GDBusInterfaceInfo *info = fm_filemond1_interface_info ();
+  GVariantBuilder all;
+
+  if (access == FMD_PROPERTIES_ALL)
+    fmd_watchers_add (self->watchers, g_dbus_method_invocation_get_sender (invocation));
+
+  if (g_str_equal (g_dbus_method_invocation_get_method_name (invocation), "Get"))
+    {
+      const GDBusPropertyInfo *property = g_dbus_method_invocation_get_property_info (invocation);
+      g_autoptr(GVariant) value = NULL;
+
+      /* the authorization answered a refused Get of a private property itself */
+      g_assert (property != NULL);
+      g_assert (access == FMD_PROPERTIES_ALL || !fmd_property_is_private (property));
+      value = property_value (self, property->name);
+      g_dbus_method_invocation_return_value (invocation, g_variant_new ("(v)", value));
+      return;
+    }
+
+  g_variant_builder_init (&all, G_VARIANT_TYPE_VARDICT);
+  for (guint i = 0; info->properties[i] != NULL; i++)
+    if (access == FMD_PROPERTIES_ALL || !fmd_property_is_private (info->properties[i]))
+      {
+        g_autoptr(GVariant) value = property_value (self, info->properties[i]->name);
+
+        g_variant_builder_add (&all, "{sv}", info->properties[i]->name, value);
+      }
+  g_dbus_method_invocation_return_value (invocation, g_variant_new ("(a{sv})", &all));
+}
+
+static void
+service_method_call (GDBusConnection       *connection,
+                     const char            *sender,
+                     const char            *object_path,
+                     const char            *interface_name,
+                     const char            *method_name,
+                     GVariant              *parameters,
+                     GDBusMethodInvocation *invocation,
+                     gpointer               user_data)
+{
+  FmdService *self = FMD_SERVICE (user_data);
+
+  if (fmd_is_properties_call (invocation))
+    handle_properties (self, invocation);
+  else
+    skeleton_vtable (self)->method_call (connection, sender, object_path, interface_name,
+                                         method_name, parameters, invocation, user_data);
+}
+
+/* No get_property or set_property: GDBus then routes Get and GetAll to method_call, past
+ * the authorization, and refuses Set itself (every property is read-only). */
+static GDBusInterfaceVTable *
+fmd_service_get_vtable (GDBusInterfaceSkeleton *skeleton)
+{
+  static GDBusInterfaceVTable vtable = { service_method_call, NULL, NULL, { NULL } };
+
+  return &vtable;
+}
+
+static gboolean
+send_private_changed_cb (gpointer user_data)
+{
+  FmdService *self = user_data;
+  GVariantBuilder changed;
+  GHashTableIter iter;
+  gpointer name;
+
+  self->private_changed_id = 0;
+  g_variant_builder_init (&changed, G_VARIANT_TYPE_VARDICT);
+  g_hash_table_iter_init (&iter, self->private_changed);
+  while (g_hash_table_iter_next (&iter, &name, NULL))
+    {
+      g_autoptr(GVariant) value = property_value (self, name);
+
+      g_variant_builder_add (&changed, "{sv}", (const char *) name, value);
+    }
+  g_hash_table_remove_all (self->private_changed);
+  fmd_watchers_send_changed (self->watchers, FM_INTERFACE, g_variant_builder_end (&changed));
+  return G_SOURCE_REMOVE;
+}
+
+/* The skeleton broadcasts the changes of the public properties; those of the private
+ * ones, which it leaves out, are sent to the watchers, gathered in the same way: one
+ * signal for all the changes of one main loop iteration. */
+static void
+property_notify_cb (FmdService *self,
+                    GParamSpec *pspec)
+{
+  const GDBusPropertyInfo *info;
+
+  info = g_dbus_interface_info_lookup_property (fm_filemond1_interface_info (),
+                                                g_param_spec_get_nick (pspec));
+  if (info == NULL || !fmd_property_is_private (info))
+    return;
+  /* the names are the interface info's, static */
+  g_hash_table_add (self->private_changed, info->name);
+  /* at the skeleton's priority: a busy capture keeps default-priority sources ready and
+   * would starve an idle one */
+  if (self->private_changed_id == 0)
+    self->private_changed_id = g_idle_add_full (G_PRIORITY_DEFAULT, send_private_changed_cb,
+                                                self, NULL);
 }
 
 /* --- properties and idle tracking ---------------------------------------------------- */
@@ -509,6 +651,7 @@ handle_subscribe (FmFilemond1           *object,
       g_dbus_method_invocation_return_gerror (invocation, error);
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
+  fmd_watchers_add (self->watchers, g_dbus_method_invocation_get_sender (invocation));
   fm_filemond1_complete_subscribe (object, invocation);
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
@@ -548,6 +691,7 @@ handle_open_stream (FmFilemond1           *object,
     }
 
   g_debug ("stream opened for %s", g_dbus_method_invocation_get_sender (invocation));
+  fmd_watchers_add (self->watchers, g_dbus_method_invocation_get_sender (invocation));
   out_list = g_unix_fd_list_new_from_array (&fd, 1);
   fm_filemond1_complete_open_stream (object, invocation, out_list, g_variant_new_handle (0));
   return G_DBUS_METHOD_INVOCATION_HANDLED;
@@ -691,6 +835,8 @@ fmd_service_new (GDBusConnection *connection,
   self->subscribers = fmd_subscribers_new (connection, self->limits, self->ring,
                                            config->subscriber_queue_events);
   self->streams = fmd_streams_new (self->ring, config->stream_buffer_bytes);
+  self->watchers = fmd_watchers_new (connection, self->limits, FM_OBJECT_PATH);
+  self->private_changed = g_hash_table_new (g_str_hash, g_str_equal);
   self->saves_cancellable = g_cancellable_new ();
 
   available = fmd_session_dup_available_backends (self->session);
@@ -704,6 +850,7 @@ fmd_service_new (GDBusConnection *connection,
   fm_filemond1_set_buffer_capacity (iface, config->buffer_events);
   update_counters (self);
 
+  g_signal_connect (self, "notify", G_CALLBACK (property_notify_cb), NULL);
   g_signal_connect_object (self->session, "notify", G_CALLBACK (session_changed_cb), self, 0);
   g_signal_connect_object (self->subscribers, "notify::n-subscribers",
                            G_CALLBACK (activity_changed_cb), self, 0);
@@ -733,6 +880,7 @@ fmd_service_dispose (GObject *object)
   g_clear_handle_id (&self->status_id, g_source_remove);
   g_clear_handle_id (&self->watchdog_id, g_source_remove);
   g_clear_handle_id (&self->idle_id, g_source_remove);
+  g_clear_handle_id (&self->private_changed_id, g_source_remove);
 
   if (self->connection != NULL &&
       g_dbus_interface_skeleton_has_connection (G_DBUS_INTERFACE_SKELETON (self), self->connection))
@@ -749,6 +897,8 @@ fmd_service_dispose (GObject *object)
     }
   g_clear_object (&self->subscribers);
   g_clear_object (&self->streams);
+  g_clear_object (&self->watchers);
+  g_clear_pointer (&self->private_changed, g_hash_table_unref);
   g_clear_object (&self->session);
   g_clear_pointer (&self->ring, fmd_ring_free);
   if (self->limits != NULL)
@@ -781,6 +931,7 @@ fmd_service_class_init (FmdServiceClass *klass)
   object_class->dispose = fmd_service_dispose;
   object_class->finalize = fmd_service_finalize;
   skeleton_class->g_authorize_method = fmd_service_authorize_method;
+  skeleton_class->get_vtable = fmd_service_get_vtable;
 
   signals[SIGNAL_IDLE] = g_signal_new ("idle", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                        0, NULL, NULL, NULL, G_TYPE_NONE, 0);

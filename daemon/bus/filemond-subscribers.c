@@ -32,9 +32,6 @@ struct _FmdSubscribers {
   guint queue_events;
   GHashTable *subscribers;   /* name -> Subscriber */
   FmdQuota *quota;
-  /* the GetNameOwner checks in flight: cancelled at dispose, so that none outlives the
-   * subscribers or the ring they borrow */
-  GCancellable *owner_checks;
   guint tick_id;
   guint early_id;
   guint64 wake_seq;          /* an early flush is worth it once next_seq reaches this */
@@ -281,33 +278,6 @@ peer_vanished_cb (FmdLimits      *limits,
     }
 }
 
-typedef struct {
-  FmdSubscribers *self;   /* not a reference: the check is cancelled when it goes */
-  char *name;
-} OwnerCheck;
-
-/* A name that left the bus before its Subscribe was handled sent its NameOwnerChanged
- * already: ask the bus whether it is still there. */
-static void
-name_owner_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  OwnerCheck *check = user_data;
-  g_autoptr(GVariant) reply = NULL;
-  g_autoptr(GError) error = NULL;
-
-  reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
-  if (reply == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
-      fmd_subscribers_contains (check->self, check->name))
-    {
-      g_debug ("subscriber %s is not on the bus: %s", check->name, error->message);
-      fmd_subscribers_remove (check->self, check->name);
-    }
-  g_free (check->name);
-  g_free (check);
-}
-
 gboolean
 fmd_subscribers_add (FmdSubscribers *self,
                      const char     *unique_name,
@@ -333,18 +303,7 @@ fmd_subscribers_add (FmdSubscribers *self,
   sub->refilled_at = g_get_monotonic_time ();
   g_hash_table_insert (self->subscribers, sub->name, sub);
 
-  if (unique_name[0] == ':')
-    {
-      OwnerCheck *check = g_new0 (OwnerCheck, 1);
-
-      check->self = self;
-      check->name = g_strdup (unique_name);
-      g_dbus_connection_call (self->connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                              "org.freedesktop.DBus", "GetNameOwner",
-                              g_variant_new ("(s)", unique_name), G_VARIANT_TYPE ("(s)"),
-                              G_DBUS_CALL_FLAGS_NONE, -1, self->owner_checks, name_owner_cb,
-                              check);
-    }
+  fmd_limits_confirm_peer (self->limits, unique_name);
   g_debug ("subscriber %s added", unique_name);
   update_timers (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_SUBSCRIBERS]);
@@ -441,7 +400,6 @@ fmd_subscribers_dispose (GObject *object)
 {
   FmdSubscribers *self = FMD_SUBSCRIBERS (object);
 
-  g_cancellable_cancel (self->owner_checks);
   g_clear_handle_id (&self->tick_id, g_source_remove);
   g_clear_handle_id (&self->early_id, g_source_remove);
   if (self->ring_watch != 0)
@@ -469,7 +427,6 @@ fmd_subscribers_finalize (GObject *object)
 
   g_hash_table_unref (self->subscribers);
   fmd_quota_free (self->quota);
-  g_clear_object (&self->owner_checks);
   g_clear_pointer (&self->batch_builder, fm_batch_builder_free);
 
   G_OBJECT_CLASS (fmd_subscribers_parent_class)->finalize (object);
@@ -514,6 +471,5 @@ fmd_subscribers_init (FmdSubscribers *self)
   self->subscribers = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, subscriber_free);
   self->quota = fmd_quota_new ("subscribers", FMD_SUBSCRIBERS_MAX, FMD_SUBSCRIBERS_PER_UID,
                                FMD_SUBSCRIBERS_ROOT_RESERVE);
-  self->owner_checks = g_cancellable_new ();
   self->wake_seq = G_MAXUINT64;
 }

@@ -182,6 +182,88 @@ def client_listen(conn, seconds):
     return out
 
 
+PROPS_IFACE = "org.freedesktop.DBus.Properties"
+PUBLIC_PROPERTIES = {"State", "Backend", "AvailableBackends", "BufferCapacity", "Version"}
+
+
+def client_listen_properties(conn, seconds, first):
+    """What this connection learns of the capture's properties: after @first ("getall":
+    a GetAll, as a GDBusProxy does; "none": nothing), PropertiesChanged through a plain
+    match rule, and a Get of Options and EventCount every 100 ms."""
+    out = {"changed": {}, "get": {}, "getall": None}
+    if first == "getall":
+        reply = conn.call_sync(BUS_NAME, PATH, PROPS_IFACE, "GetAll", GLib.Variant("(s)", (IFACE,)),
+                               None, Gio.DBusCallFlags.NONE, 25000, None)
+        out["getall"] = sorted(reply.unpack()[0])
+
+    def on_changed(c, sender, path, iface, signal_name, params):
+        _, changed, _ = params.unpack()
+        for name, value in changed.items():
+            out["changed"].setdefault(name, []).append(value)
+    conn.signal_subscribe(None, PROPS_IFACE, "PropertiesChanged", PATH, None,
+                          Gio.DBusSignalFlags.NONE, on_changed)
+    conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                   "AddMatch", GLib.Variant("(s)", ("type='signal',interface='%s'" % PROPS_IFACE,)),
+                   None, Gio.DBusCallFlags.NONE, 5000, None)
+    print(json.dumps({"ready": True}), flush=True)
+    ctx = GLib.MainContext.default()
+    deadline = time.monotonic() + seconds
+    next_get = 0
+    while time.monotonic() < deadline:
+        ctx.iteration(False)
+        if time.monotonic() >= next_get:
+            next_get = time.monotonic() + 0.1
+            for name in ("Options", "EventCount"):
+                try:
+                    value = conn.call_sync(BUS_NAME, PATH, PROPS_IFACE, "Get",
+                                           GLib.Variant("(ss)", (IFACE, name)), None,
+                                           Gio.DBusCallFlags.NONE, 25000, None).unpack()[0]
+                    out["get"].setdefault(name, []).append(value)
+                except GLib.Error as e:
+                    out["get"].setdefault(name, []).append(error_result(e)["error"])
+        time.sleep(0.01)
+    return out
+
+
+def client_proxy(conn):
+    """The properties a GDBusProxy of this user holds."""
+    proxy = Gio.DBusProxy.new_sync(conn, Gio.DBusProxyFlags.NONE, None, BUS_NAME, PATH, IFACE,
+                                   None)
+    return {"cached": sorted(proxy.get_cached_property_names() or []),
+            "state": proxy.get_cached_property("State").unpack()
+            if proxy.get_cached_property("State") is not None else None}
+
+
+FORGED_PATH = "/forged/by/an/outsider"
+FORGED_DROPPED = 424242
+FORGED_NEXT_SEQ = 434343
+
+
+def client_forge(conn):
+    """Sends Events, Dropped and CaptureChanged signals, as filemond would, to every other
+    connection on the bus: an outsider needs no name to aim at a subscriber."""
+    names = conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                           "ListNames", None, None, Gio.DBusCallFlags.NONE, 5000,
+                           None).unpack()[0]
+    owner = conn.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                           "GetNameOwner", GLib.Variant("(s)", (BUS_NAME,)), None,
+                           Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
+    event = (999999, 0, 0, 4242, 1, 4242, 0, b"forger\0", "openat", -13,
+             FORGED_PATH.encode() + b"\0", b"\0", "")
+    sent = 0
+    for name in names:
+        if not name.startswith(":") or name in (owner, conn.get_unique_name()):
+            continue
+        conn.emit_signal(name, PATH, IFACE, "Events",
+                         GLib.Variant("(a(tttuuuuaysxayays))", ([event],)))
+        conn.emit_signal(name, PATH, IFACE, "Dropped", GLib.Variant("(tb)", (FORGED_DROPPED, True)))
+        conn.emit_signal(name, PATH, IFACE, "CaptureChanged",
+                         GLib.Variant("(bt)", (False, FORGED_NEXT_SEQ)))
+        sent += 3
+    conn.flush_sync(None)
+    return {"sent": sent, "from": conn.get_unique_name()}
+
+
 def raw_connect(uid):
     """A bus connection by hand: this client can send without ever reading."""
     path = os.environ["DBUS_SYSTEM_BUS_ADDRESS"].split("path=")[1].split(",")[0]
@@ -233,8 +315,10 @@ def client_attack(conn, kind, count):
             sent += 1
     elif kind == "unread-many":
         # 34 raw connections, each sending Introspect calls whose replies it never reads,
-        # 400 every 30 ms (most are refused while 4 are in progress: the flood goes on
-        # until each connection holds filemond's bound of unread bytes); ready after 3 s
+        # 4 every 20 ms (what filemond takes in progress from one connection) up to 800:
+        # each ends up holding filemond's bound of unread bytes, 32 MiB in all, and the
+        # flood stops before dbus-daemon's log of the calls it refuses fills the
+        # harness's file system; ready after 3 s
         socks = []
         for _ in range(34):
             sock = raw_connect(os.getuid())
@@ -247,7 +331,7 @@ def client_attack(conn, kind, count):
         told = False
         while time.monotonic() < deadline:
             for entry in socks:
-                for _ in range(400):
+                for _ in range(4 if entry[1] < 800 else 0):
                     entry[1] += 1
                     try:
                         entry[0].sendall(method_blob(entry[1], BUS_NAME, PATH,
@@ -259,7 +343,7 @@ def client_attack(conn, kind, count):
             if not told and time.monotonic() - started > 3:
                 print(json.dumps({"ready": True, "sent": sent}), flush=True)
                 told = True
-            time.sleep(0.03)
+            time.sleep(0.02)
     elif kind == "unread":
         # Introspect calls whose replies are never read, 400 every 30 ms for @count s
         sock = raw_connect(os.getuid())
@@ -346,6 +430,12 @@ def client_main(argv):
         result = client_call(conn, argv[1], argv[2] if len(argv) > 2 else "")
     elif argv[0] == "listen":
         result = client_listen(conn, float(argv[1]))
+    elif argv[0] == "listen-properties":
+        result = client_listen_properties(conn, float(argv[1]), argv[2])
+    elif argv[0] == "proxy":
+        result = client_proxy(conn)
+    elif argv[0] == "forge":
+        result = client_forge(conn)
     elif argv[0] == "get":
         try:
             reply = conn.call_sync(BUS_NAME, PATH, "org.freedesktop.DBus.Properties", "Get",
@@ -523,7 +613,8 @@ METHOD_ARGS = {
     "Save": ("call", "Save", ""),
     "Unsubscribe": ("call", "Unsubscribe", ""),
     "Stop": ("call", "Stop", ""),
-    "Properties (Get, GetAll)": ("get", "State"),
+    "Public properties (Get, GetAll)": ("get", "State"),
+    "Private properties (Get)": ("get", "EventCount"),
 }
 
 
@@ -535,7 +626,7 @@ def check_authorization(tap, conn):
     tap.check(set(table) == set(METHOD_ARGS), "/auth/doc-table-covers-every-method",
               sorted(table))
     order = ["Start", "Subscribe", "OpenStream", "Save", "Unsubscribe", "Stop",
-             "Properties (Get, GetAll)"]
+             "Public properties (Get, GetAll)", "Private properties (Get)"]
     for user in ("root", "fmtest", "nobody"):
         for method in order:
             if method not in table:
@@ -585,6 +676,127 @@ def check_no_eavesdropping(tap, conn):
     tap.check(got["n"] > 0, "/events/subscriber-receives", got)
     call(conn, "Unsubscribe", None)
     conn.signal_unsubscribe(sub)
+    stop_if_running(conn)
+
+
+def check_outsider_learns_nothing(tap, conn):
+    """An outsider learns at most whether a capture runs: not its options (a path filter
+    names the file watched) nor its counters (EventCount grew by one with each open of
+    that file), neither from the broadcast PropertiesChanged nor by Get; GetAll and a
+    proxy give it the public properties. A member (a proxy: GetAll, then the signals)
+    follows every counter."""
+    fake_stap("normal", "forever")
+    watched = "/home/user/notes.txt"
+    outsider = as_user("nobody", "listen-properties", "3", "none", background=True)
+    member = as_user("fmtest", "listen-properties", "3", "getall", background=True)
+    for p in (outsider, member):
+        json.loads(p.stdout.readline())   # ready
+    start(conn, {"filter": GLib.Variant("s", "path=" + watched)})
+    results = {}
+    for name, p in (("outsider", outsider), ("member", member)):
+        results[name] = json.loads(p.stdout.read().strip().splitlines()[-1])
+        p.wait()
+    stop_if_running(conn)
+    out, mem = results["outsider"], results["member"]
+
+    private_seen = sorted(set(out["changed"]) - PUBLIC_PROPERTIES)
+    tap.check(not private_seen, "/outsider/broadcast-carries-no-private-property",
+              "%s; Options %s; EventCount %s" % (private_seen, out["changed"].get("Options"),
+                                                 out["changed"].get("EventCount", [])[:8]))
+    tap.check(watched not in json.dumps(out), "/outsider/never-sees-the-filter",
+              json.dumps(out)[:2000])
+    tap.check("running" in [v for v in out["changed"].get("State", [])],
+              "/outsider/sees-whether-a-capture-runs", out["changed"].get("State"))
+    for prop_name in ("Options", "EventCount"):
+        got = out["get"].get(prop_name, [])
+        tap.check(got and all(v == ERR + "NotAuthorized" for v in got),
+                  "/outsider/get-%s-refused" % prop_name, got[:8])
+    getall = as_user("nobody", "proxy")
+    tap.check(set(getall["cached"]) == PUBLIC_PROPERTIES, "/outsider/getall-gives-public-ones",
+              getall)
+    tap.check(getall["state"] in ("idle", "stopping"), "/outsider/proxy-works", getall)
+
+    tap.check(set(mem["getall"] or []) > PUBLIC_PROPERTIES, "/member/getall-gives-everything",
+              mem["getall"])
+    counts = mem["changed"].get("EventCount", [])
+    tap.check(len(counts) >= 2 and counts == sorted(counts) and counts[-1] > counts[0],
+              "/member/follows-the-counters", counts[:20])
+    options = mem["changed"].get("Options", [])
+    tap.check(any(o.get("filter") == "path=" + watched for o in options),
+              "/member/follows-the-options", options)
+    gets = mem["get"].get("EventCount", [])
+    tap.check(gets and all(isinstance(v, int) for v in gets), "/member/get-allowed", gets[:8])
+
+
+# A subscriber whose handler does not match the sender: it takes whatever arrives.
+NAIVE_SUBSCRIBER = (
+    "import json\n"
+    "c = connect()\n"
+    "got = []\n"
+    "c.signal_subscribe(None, %r, None, %r, None, Gio.DBusSignalFlags.NONE,"
+    " lambda c_, sender, p, i, name, params: got.append([sender, name, str(params)]))\n"
+    "subscribe(c)\n"
+    "print(json.dumps({'ready': True}), flush=True)\n"
+    "ctx = GLib.MainContext.default()\n"
+    "end = time.monotonic() + 4\n"
+    "while time.monotonic() < end:\n"
+    "  ctx.iteration(False); time.sleep(0.01)\n"
+    "print(json.dumps(got), flush=True)\n" % (IFACE, PATH))
+
+
+def check_forged_signals(tap, conn):
+    """Any connection may send a subscriber a signal named Events, Dropped or
+    CaptureChanged. A handler that does not match the sender takes them; the scripting
+    example, run as doc/scripting.md says, matches the unique name owning
+    org.filemond.Filemond1 and takes only filemond's."""
+    fake_stap("normal", "repeat:20")
+    example = os.path.join(os.environ["FILEMON_SOURCE_DIR"], "doc", "examples",
+                           "filemon-failures.py")
+    log_path = os.environ["FILEMOND_LOG"]
+
+    def subscribers_added():
+        with open(log_path, errors="replace") as log:
+            return len(re.findall(r"subscriber \S+ added", log.read()))
+    before = subscribers_added()
+    # SIGINT as in a terminal (Ctrl+C ends the example): this test's children may inherit
+    # it ignored from the harness
+    proc = subprocess.Popen(user_command("fmtest", ["env", "--default-signal=INT", "/usr/bin/python3",
+                                                    example, "--seconds", "60"]),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    naive = subscriber_child("fmtest", NAIVE_SUBSCRIBER)
+    json.loads(naive.stdout.readline())   # ready
+    subscribed = wait_for(lambda: subscribers_added() >= before + 2, 30)
+    forged = as_user("nobody", "forge")
+    start(conn)
+    wait_for(lambda: prop(conn, "State") in ("idle", "failed"), 30)   # the replay ends
+    naive_got = json.loads(naive.stdout.read().strip().splitlines()[-1])
+    naive.wait()
+    exited_early = proc.poll() is not None
+    if not exited_early:
+        os.killpg(proc.pid, signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+    detail = "forge %s\nstdout:\n%s\nstderr:\n%s" % (forged, out[-1500:], err[-1500:])
+
+    tap.check(subscribed and forged["sent"] > 0, "/forged/sent-to-subscribers", detail)
+    taken = [g for g in naive_got if g[0] == forged["from"]]
+    tap.check({g[1] for g in taken} == {"Events", "Dropped", "CaptureChanged"},
+              "/forged/handler-without-sender-match-takes-them", naive_got[:6])
+    tap.check(not exited_early, "/forged/example-not-unsubscribed-by-forged-dropped", detail)
+    tap.check(FORGED_PATH not in out, "/forged/example-rejects-forged-events", detail)
+    tap.check(str(FORGED_DROPPED) not in err, "/forged/example-rejects-forged-dropped", detail)
+    tap.check(str(FORGED_NEXT_SEQ) not in err, "/forged/example-rejects-forged-capture-changed",
+              detail)
+    tap.check(" = -E" in out, "/forged/example-takes-filemonds-events", detail)
+    tap.check("capture started" in err and "capture stopped" in err,
+              "/forged/example-takes-filemonds-capture-changed", detail)
+    scripting = open(os.path.join(os.environ["FILEMON_SOURCE_DIR"], "doc", "scripting.md")).read()
+    tap.check("forged" in scripting and "NameOwnerChanged" in scripting
+              and "unique name" in scripting, "/forged/scripting-doc-says-how-to-reject-them")
     stop_if_running(conn)
 
 
@@ -1753,6 +1965,8 @@ def main():
     checks = {
         "auth": check_authorization,
         "eavesdrop": check_no_eavesdropping,
+        "outsider": check_outsider_learns_nothing,
+        "forged": check_forged_signals,
         "order": check_every_event_in_order,
         "frozen": check_frozen_reader,
         "storm": check_storm,

@@ -319,8 +319,15 @@ refused)
   expect_exit "/refused/nobody-save-exits-3" 3 nobody save "$tmp/public/nobody.jsonl"
   [ ! -e "$tmp/public/nobody.jsonl" ] && ok "/refused/refused-save-leaves-no-file" \
     || not_ok "/refused/refused-save-leaves-no-file"
-  # status only reads properties, which show nobody's file activity: allowed
+  # status shows anybody the public properties (whether a capture runs), and the options
+  # and counters only to those allowed to subscribe
   expect_exit "/refused/nobody-may-read-status" 0 nobody status
+  if grep -q '^State:' "$tmp/out" && grep -q 'not shown' "$tmp/out" &&
+     ! grep -Eq '^(Events|Options|Started at):' "$tmp/out"; then
+    ok "/refused/nobody-status-shows-no-counters"
+  else
+    not_ok "/refused/nobody-status-shows-no-counters" "$(cat "$tmp/out")"
+  fi
   expect_exit "/refused/no-ask-password-still-refused" 3 nobody --no-ask-password start
   finish
   ;;
