@@ -1162,7 +1162,9 @@ def check_slow_filter(tap, conn):
               "p99 %.1f ms with the filter, %.1f ms without" % (p99 * 1000, base99 * 1000))
     tap.check(not errors and stop_call < 1.0, "/slow-filter/stop-answered-within-1s",
               "%.3f s %s" % (stop_call, errors))
-    tap.check(stop_idle < 1.0, "/slow-filter/idle-within-1s", "%.3f s" % stop_idle)
+    # idle also waits for the backend (the fake stap's exit), which a loaded machine
+    # slows: 5 s is a hang's bound, far below the 43 s a backlog of the filter took
+    tap.check(stop_idle < 5.0, "/slow-filter/idle-soon-after", "%.3f s" % stop_idle)
     # the bound leaves the filter unknown on these paths: the events are kept, not lost
     tap.check(kept > 0, "/slow-filter/undecided-events-kept", kept)
     print("# slow filter %.0f s: %d events kept, %d dropped; root p99 %.1f ms (without the "
