@@ -2,7 +2,12 @@
  * event, fm_filter_match(). It runs for every event watched, dumped or refiltered (the
  * viewer refilters whole captures), so it allocates nothing: field values are read in
  * place or written into stack buffers, and regexes match with the match data made when
- * they were compiled. */
+ * they were compiled.
+ *
+ * Verdicts are three-valued: a regex match that its bound ended (fm-filter-compare.c) is
+ * unknown, not a guess. and, or and not follow Kleene's logic, so that a filter whose
+ * other parts decide stays exact (false and unknown is false, true or unknown true), and
+ * a filter that stays unknown keeps the event: a capture loses nothing to a bound. */
 #define _GNU_SOURCE   /* memmem */
 #include "fm-filter-private.h"
 
@@ -26,10 +31,21 @@ contains (const char *hay, gsize hay_len, const char *needle, gsize needle_len, 
   return FALSE;
 }
 
-static gboolean
-regex_matches (const Node *n, const char *s, gsize len)
+static Verdict
+regex_verdict (const Node *n, const char *s, gsize len)
 {
-  return pcre2_match (n->re, (PCRE2_SPTR) s, len, 0, 0, n->md, NULL) >= 0;
+  RegexBound *bound = n->bound;
+  int rc;
+
+  bound->callouts_left = FM_FILTER_REGEX_CALLOUT_BUDGET;
+  rc = pcre2_match (n->re, (PCRE2_SPTR) s, len, 0, 0, n->md, bound->context);
+  if (rc >= 0)
+    return V_YES;
+  if (rc == PCRE2_ERROR_NOMATCH)
+    return V_NO;
+  /* the match, depth or heap limit, or the callouts' budget */
+  bound->n_undecided++;
+  return V_UNKNOWN;
 }
 
 /* The text of a field, FM_EVENT_FIELDS expanded: strings as they are, the syscall and
@@ -307,7 +323,7 @@ fm_filter_node_may_match_digits (const Node *n)
 }
 
 /* What text node @n says of one string, its negation aside: what a memo remembers. */
-static gboolean
+static Verdict
 string_verdict (const Node *n, const char *s, gsize len)
 {
   switch (n->kind)
@@ -319,7 +335,7 @@ string_verdict (const Node *n, const char *s, gsize len)
     case N_BELOW:
       return fm_filter_path_below (n->text, n->text_len, s, len);
     case N_REGEX:
-      return regex_matches (n, s, len);
+      return regex_verdict (n, s, len);
     case N_WORD:
       return contains (s, len, n->text, n->text_len, n->caseless);
     default:
@@ -346,23 +362,38 @@ memo_slot (const MemoNode *m, const MatchContext *c, Field field)
 }
 
 /* string_verdict on the text of @field, decided once per string where the memo node @m
- * keeps it: the text is not even read then. */
-static gboolean
+ * keeps it: the text is not even read then. An unknown verdict is not kept: the next
+ * event with the string tries again. */
+static Verdict
 field_test (const Node *n, const MemoNode *m, const MatchContext *c, Field field)
 {
   guint8 *slot = memo_slot (m, c, field);
   char name_buf[16];
   const char *s;
   gsize len;
-  gboolean verdict;
+  Verdict verdict;
 
   if (slot != NULL && *slot != 0)
-    return *slot == 2;
+    return *slot == 2 ? V_YES : V_NO;
   s = field_text (c->event, field, &len, name_buf);
   verdict = string_verdict (n, s, len);
-  if (slot != NULL)
+  if (slot != NULL && verdict != V_UNKNOWN)
     *slot = 1 + verdict;
   return verdict;
+}
+
+/* Kleene's or of two verdicts. */
+static Verdict
+either (Verdict a, Verdict b)
+{
+  return a == V_YES || b == V_YES ? V_YES : MAX (a, b);
+}
+
+/* not, and != on a text: unknown stays unknown. */
+static Verdict
+negated (Verdict v, gboolean negate)
+{
+  return negate && v != V_UNKNOWN ? !v : v;
 }
 
 /* The result as shown (fm_result_format) without its printf, which took most of a bare
@@ -388,29 +419,29 @@ result_text (gint64 result, char buf[32], gsize *len)
   return buf;
 }
 
-static gboolean
+static Verdict
 anywhere (const Node *n, const MemoNode *m, const MatchContext *c)
 {
   gboolean digits = m == NULL || m->digits;
+  Verdict v = V_NO;
   char num_buf[32];
   const char *s;
   gsize len;
 
-  for (guint i = 0; i < FM_N_FIELDS; i++)
-    if (is_text (&fm_event_fields[i]) && field_test (n, m, c, i))
-      return TRUE;
+  for (guint i = 0; i < FM_N_FIELDS && v != V_YES; i++)
+    if (is_text (&fm_event_fields[i]))
+      v = either (v, field_test (n, m, c, i));
   /* the result as shown ("3", "-ENOENT") and the pid */
-  if (digits || c->event->result < 0)
+  if (v != V_YES && (digits || c->event->result < 0))
     {
       s = result_text (c->event->result, num_buf, &len);
-      if (string_verdict (n, s, len))
-        return TRUE;
+      v = either (v, string_verdict (n, s, len));
     }
-  if (!digits)
-    return FALSE;
+  if (v == V_YES || !digits)
+    return v;
   s = format_u64 (c->event->pid, num_buf, &len);
-  return n->kind == N_REGEX ? regex_matches (n, s, len) :
-         contains (s, len, n->text, n->text_len, FALSE);
+  return either (v, n->kind == N_REGEX ? regex_verdict (n, s, len) :
+                    (Verdict) contains (s, len, n->text, n->text_len, FALSE));
 }
 
 gboolean
@@ -423,29 +454,36 @@ fm_filter_path_below (const char *prefix, gsize prefix_len, const char *path, gs
   return path_len == prefix_len || path[prefix_len] == '/';
 }
 
-/* Whether @n matches the context's event; @m is its memo node, or NULL. */
-static gboolean
+/* What @n says of the context's event; @m is its memo node, or NULL. */
+static Verdict
 eval (const Node *n, const MemoNode *m, const MatchContext *c)
 {
   const FmEvent *e = c->event;
+  Verdict verdict;
 
 #define KID(i) n->kids[i], m != NULL ? &m->kids[i] : NULL, c
   switch (n->kind)
     {
     case N_TRUE:
-      return TRUE;
+      return V_YES;
     case N_AND:
+      verdict = V_YES;
       for (guint i = 0; i < n->n_kids; i++)
-        if (!eval (KID (i)))
-          return FALSE;
-      return TRUE;
+        {
+          Verdict kid = eval (KID (i));
+
+          if (kid == V_NO)
+            return V_NO;
+          verdict = MAX (verdict, kid);
+        }
+      return verdict;
     case N_OR:
-      for (guint i = 0; i < n->n_kids; i++)
-        if (eval (KID (i)))
-          return TRUE;
-      return FALSE;
+      verdict = V_NO;
+      for (guint i = 0; i < n->n_kids && verdict != V_YES; i++)
+        verdict = either (verdict, eval (KID (i)));
+      return verdict;
     case N_NOT:
-      return !eval (KID (0));
+      return negated (eval (KID (0)), TRUE);
 #undef KID
     case N_NUM:
       {
@@ -469,7 +507,7 @@ eval (const Node *n, const MemoNode *m, const MatchContext *c)
       return (e->result == n->num) != n->negate;
     case N_STR:
     case N_GLOB:
-      return field_test (n, m, c, n->field) != n->negate;
+      return negated (field_test (n, m, c, n->field), n->negate);
     case N_IN_SET:
       return in_set (n->set, field_number (e, n)) != n->negate;
     case N_BELOW:
@@ -481,7 +519,7 @@ eval (const Node *n, const MemoNode *m, const MatchContext *c)
     case N_WORD:
       return anywhere (n, m, c);
     }
-  return FALSE;
+  return V_NO;
 }
 
 gboolean
@@ -489,13 +527,31 @@ fm_filter_node_match (const Node *n, const FmEvent *event)
 {
   MatchContext c = { .event = event };
 
-  return eval (n, NULL, &c);
+  return eval (n, NULL, &c) != V_NO;
 }
 
 gboolean
 fm_filter_node_match_memo (const Node *n, const MemoNode *m, const MatchContext *c)
 {
-  return eval (n, m, c);
+  return eval (n, m, c) != V_NO;
+}
+
+static guint64
+count_undecided (const Node *n)
+{
+  guint64 count = n->bound != NULL ? n->bound->n_undecided : 0;
+
+  for (guint i = 0; i < n->n_kids; i++)
+    count += count_undecided (n->kids[i]);
+  return count;
+}
+
+guint64
+fm_filter_get_n_undecided (const FmFilter *filter)
+{
+  g_return_val_if_fail (filter != NULL, 0);
+
+  return count_undecided (filter->root);
 }
 
 gboolean

@@ -44,6 +44,24 @@ typedef enum {
   N_WORD,      /* bare word: substring anywhere */
 } NodeKind;
 
+/* The bound on one regex match (fm-filter-compare.c): PCRE2's match limit, and for a
+ * pattern whose cost that limit does not bound, a budget of automatic callouts. Mutable
+ * while matching, like the match data. */
+typedef struct {
+  pcre2_match_context *context;
+  gboolean counted;          /* compiled with PCRE2_AUTO_CALLOUT: every item costs one of
+                              * callouts_left */
+  guint32 callouts_left;
+  guint64 n_undecided;       /* matches the bound ended, since the filter was made */
+} RegexBound;
+
+/* A verdict of the filter language: a ~ comparison that its bound ended is unknown, and
+ * and, or and not follow three-valued logic (fm-filter.h). */
+typedef enum { V_NO, V_YES, V_UNKNOWN } Verdict;
+
+/* Items a regex that the match limit cannot bound may try in one match (fm-filter-compare.c). */
+#define FM_FILTER_REGEX_CALLOUT_BUDGET 20000
+
 typedef struct _Node Node;
 struct _Node {
   gint ref_count;       /* a filter's remainder (fm-filter-kernel.c) shares its conjuncts */
@@ -62,6 +80,7 @@ struct _Node {
   pcre2_code *re;
   pcre2_match_data *md; /* made with the code: matching then allocates nothing, but a
                          * filter is not for several threads at once */
+  RegexBound *bound;    /* N_REGEX: what keeps one match's cost bounded (fm-filter-compare.c) */
   Node **kids;          /* N_AND, N_OR: n-ary, so a long chain is flat, not a deep tree */
   guint n_kids;
 };
@@ -114,14 +133,16 @@ char *fm_filter_parse_value (Parser *ps, gsize *len_out);
 Node *fm_filter_parse_comparison (Parser *ps, const FmFieldInfo *field);
 gboolean fm_filter_has_upper (const char *s, gsize len, gboolean regex);
 Node *fm_filter_compile_regex (Parser *ps, const char *at, Node *n, const char *pattern, gsize len);
+void fm_filter_regex_bound_free (RegexBound *bound);
 /* Orders guint32s, for g_array_sort() of the sorted sets (N_IN_SET). */
 gint fm_filter_compare_u32 (gconstpointer a, gconstpointer b);
 
 /* fm-filter-match.c */
 gboolean fm_filter_glob_match (const char *pat, gsize pat_len, const char *s, gsize len);
-/* Whether the subtree @n matches @event. */
+/* Whether the subtree @n matches @event; an unknown verdict is a match. */
 gboolean fm_filter_node_match (const Node *n, const FmEvent *event);
-/* Whether the subtree @n matches the context's event, through the memo nodes @m (NULL: none). */
+/* Whether the subtree @n matches the context's event, through the memo nodes @m (NULL:
+ * none); an unknown verdict is a match. */
 gboolean fm_filter_node_match_memo (const Node *n, const MemoNode *m, const MatchContext *c);
 /* Whether node @n tests the text of a field alone, its interned strings (comm, path,
  * path2, detail) or the syscall's name, so that its verdicts on them can be remembered. */

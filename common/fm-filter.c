@@ -34,6 +34,7 @@ fm_filter_node_free (Node *n)
   g_clear_pointer (&n->set, g_array_unref);
   if (n->md != NULL)
     pcre2_match_data_free (n->md);
+  g_clear_pointer (&n->bound, fm_filter_regex_bound_free);
   if (n->re != NULL)
     pcre2_code_free (n->re);
   g_free (n);

@@ -1,10 +1,17 @@
 /* filemond-session.c: one capture at a time; see filemond-session.h.
  *
- * The options' filter (filemond-options.h) is evaluated here on every event, less what
- * the backends have decided exactly at the source (its remainder): the kernel part is
- * only implied by the filter (comm=ssh* leaves the process name free there), and the
+ * The options' filter (filemond-options.h) is evaluated on every event, less what the
+ * backends have decided exactly at the source (its remainder): the kernel part is only
+ * implied by the filter (comm=ssh* leaves the process name free there), and the
  * backends pass what they cannot compare exactly (a path cut or deleted), so a client
  * never sees more than it asked for. FilteredCount counts what this drops.
+ *
+ * The remainder is a member's text and may cost milliseconds an event (fm-filter.h), so
+ * it never runs on the main loop, which answers the bus: a filter worker
+ * (filemond-filter-worker.h) evaluates it in a thread and hands the events it keeps back
+ * in order. Events its bounded queue cannot take are counted as dropped. A Stop discards
+ * the backlog (counted as dropped too); a backend that ends on its own lets the worker
+ * finish first. Without a remainder, events go to the ring directly.
  */
 #include "config.h"
 
@@ -12,6 +19,7 @@
 
 #include <string.h>
 
+#include "filemond-filter-worker.h"
 #include "fm-error.h"
 
 struct _FmdSession {
@@ -29,6 +37,10 @@ struct _FmdSession {
   char *progress;
   gint64 started_at;
   FmdOptions *options;
+  FmdFilterWorker *worker;   /* while a capture with a remainder runs or finishes */
+  FmdState final_state;      /* what a finishing worker ends in: idle or failed */
+  gboolean drop_notified;    /* since the worker last handed events over */
+  guint64 n_undecided;       /* the worker's last count, to warn once */
 
   guint64 event_count;
   guint64 dropped_count;
@@ -150,23 +162,86 @@ release_backend (FmdSession *self)
 /* --- the sink ------------------------------------------------------------------------ */
 
 static void
-sink_event (const FmEvent *event,
-            gpointer       user_data)
+add_dropped (FmdSession *self,
+             guint64     count)
 {
-  FmdSession *self = user_data;
+  self->dropped_count += count;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DROPPED_COUNT]);
+}
 
-  if (self->options->remainder != NULL && !fm_filter_match (self->options->remainder, event))
-    {
-      self->filtered_count++;
-      return;
-    }
-
+static void
+keep_event (FmdSession    *self,
+            const FmEvent *event)
+{
   fmd_ring_append (self->ring, event);
   self->event_count++;
 
   /* the first event proves the probes fire, whatever the backend said */
   if (is_starting (self))
     set_state (self, FMD_STATE_RUNNING);
+}
+
+static void
+worker_kept (const FmEvent *event,
+             gpointer       user_data)
+{
+  keep_event (user_data, event);
+}
+
+static void
+worker_batch (guint64  n_filtered,
+              guint64  n_undecided,
+              gpointer user_data)
+{
+  FmdSession *self = user_data;
+
+  self->filtered_count += n_filtered;
+  if (n_undecided > 0 && self->n_undecided == 0)
+    g_warning ("the capture's filter has a ~ comparison that took longer than its bound "
+               "allows; events it could not decide are kept (see “~” in filemon-filter)");
+  self->n_undecided = n_undecided;
+  if (self->drop_notified)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DROPPED_COUNT]);
+  self->drop_notified = FALSE;
+}
+
+/* Ends the worker at once, counting what it held as dropped. */
+static void
+stop_worker (FmdSession *self)
+{
+  g_autoptr(FmdFilterWorker) worker = g_steal_pointer (&self->worker);
+  guint64 discarded;
+
+  if (worker == NULL)
+    return;
+  discarded = fmd_filter_worker_stop (worker);
+  if (discarded > 0)
+    {
+      g_info ("stop: %" G_GUINT64_FORMAT " events not yet filtered were discarded", discarded);
+      add_dropped (self, discarded);
+    }
+}
+
+static void
+sink_event (const FmEvent *event,
+            gpointer       user_data)
+{
+  FmdSession *self = user_data;
+
+  if (self->worker == NULL)
+    {
+      keep_event (self, event);
+      return;
+    }
+  if (!fmd_filter_worker_push (self->worker, event))
+    {
+      /* notified once per batch handed back: a notification an event would cost more
+       * than the filter */
+      self->dropped_count++;
+      if (!self->drop_notified)
+        g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DROPPED_COUNT]);
+      self->drop_notified = TRUE;
+    }
 }
 
 static void
@@ -199,10 +274,32 @@ static void
 sink_dropped (guint64  count,
               gpointer user_data)
 {
+  add_dropped (user_data, count);
+}
+
+static gboolean
+worker_finished (gpointer user_data)
+{
   FmdSession *self = user_data;
 
-  self->dropped_count += count;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DROPPED_COUNT]);
+  g_clear_object (&self->worker);
+  set_state (self, self->final_state);
+  return G_SOURCE_REMOVE;
+}
+
+/* The capture ended on its own: what the worker holds is filtered first, then @state. */
+static void
+end_capture (FmdSession *self,
+             FmdState    state)
+{
+  if (self->worker == NULL)
+    {
+      set_state (self, state);
+      return;
+    }
+  self->final_state = state;
+  set_state (self, FMD_STATE_STOPPING);
+  fmd_filter_worker_finish (self->worker, worker_finished, self);
 }
 
 static void
@@ -214,7 +311,7 @@ sink_failed (const GError *error,
   g_warning ("%s capture failed: %s", self->backend_name, error->message);
   set_last_error (self, error->message);
   release_backend (self);
-  set_state (self, FMD_STATE_FAILED);
+  end_capture (self, FMD_STATE_FAILED);
 }
 
 static void
@@ -225,7 +322,7 @@ sink_stopped (gpointer user_data)
   g_info ("%s capture stopped after %" G_GUINT64_FORMAT " events", self->backend_name,
           self->event_count);
   release_backend (self);
-  set_state (self, FMD_STATE_IDLE);
+  end_capture (self, FMD_STATE_IDLE);
 }
 
 static const FmdBackendSink session_sink = {
@@ -351,6 +448,16 @@ fmd_session_start (FmdSession        *self,
   self->backend_name = g_strdup (type->name);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BACKEND_NAME]);
 
+  if (self->options->remainder != NULL)
+    {
+      self->worker = fmd_filter_worker_new (self->options->remainder, worker_kept, worker_batch,
+                                            self, error);
+      if (self->worker == NULL)
+        return FALSE;
+      self->drop_notified = FALSE;
+      self->n_undecided = 0;
+    }
+
   self->started_at = g_get_real_time ();
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STARTED_AT]);
   set_last_error (self, "");
@@ -372,6 +479,7 @@ fmd_session_start (FmdSession        *self,
       g_warning ("cannot start the %s capture: %s", self->backend_name, local_error->message);
       set_last_error (self, local_error->message);
       release_backend (self);
+      stop_worker (self);
       set_state (self, FMD_STATE_FAILED);
       g_propagate_error (error, g_steal_pointer (&local_error));
       return FALSE;
@@ -387,6 +495,13 @@ fmd_session_stop (FmdSession *self,
 {
   g_return_val_if_fail (FMD_IS_SESSION (self), FALSE);
 
+  /* the backend has ended and the worker is finishing its backlog: no need to wait */
+  if (self->state == FMD_STATE_STOPPING && self->backend == NULL && self->worker != NULL)
+    {
+      stop_worker (self);
+      set_state (self, self->final_state);
+      return TRUE;
+    }
   if (!is_starting (self) && self->state != FMD_STATE_RUNNING)
     {
       g_set_error (error, FM_ERROR, FM_ERROR_NOT_RUNNING,
@@ -396,6 +511,8 @@ fmd_session_stop (FmdSession *self,
     }
 
   set_state (self, FMD_STATE_STOPPING);
+  /* the backlog of a slow filter goes: a Stop is answered now, not after it */
+  stop_worker (self);
   /* may call sink_stopped before returning */
   fmd_backend_stop (self->backend);
   return TRUE;
@@ -468,6 +585,7 @@ fmd_session_dispose (GObject *object)
         fmd_backend_stop (self->backend);
       g_clear_object (&self->backend);
     }
+  stop_worker (self);
 
   G_OBJECT_CLASS (fmd_session_parent_class)->dispose (object);
 }

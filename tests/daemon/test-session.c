@@ -272,6 +272,7 @@ kept (Fixture    *f,
 {
   FmEvent event = { 0 };
   guint64 before = fmd_session_get_event_count (f->session);
+  guint64 filtered = fmd_session_get_filtered_count (f->session);
 
   event.syscall_nr = syscall_nr;
   event.pid = event.tid = pid;
@@ -279,6 +280,10 @@ kept (Fixture    *f,
   event.result = result;
   fm_event_set_strings (&event, comm, p1, p2, "");
   fmd_backend_emit_event (FMD_BACKEND (f->last), &event);
+  /* the filter runs in the session's worker thread: its verdict comes back on the loop */
+  while (fmd_session_get_event_count (f->session) == before &&
+         fmd_session_get_filtered_count (f->session) == filtered)
+    g_main_context_iteration (NULL, TRUE);
   return fmd_session_get_event_count (f->session) == before + 1;
 }
 

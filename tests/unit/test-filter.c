@@ -159,6 +159,91 @@ test_regex_case (void)
   g_assert_true (matches ("path~'\\s+file'", &e));
 }
 
+/* An event whose path is 4 KiB of short components, with no trailing slash: what a
+ * backtracking pattern takes longest on. */
+static FmEvent
+long_path_event (char path[FM_PATH_MAX + 1])
+{
+  FmEvent e = sample_event ();
+
+  for (gsize i = 0; i < FM_PATH_MAX; i++)
+    path[i] = i % 10 == 0 ? '/' : (char) ('a' + i % 7);
+  path[FM_PATH_MAX] = '\0';
+  path[FM_PATH_MAX - 1] = 'x';
+  fm_event_set_strings (&e, "sshd", path, "", "");
+  return e;
+}
+
+/* Patterns that backtrack without end on a long path, each bounded: the match limit's,
+ * or the items' budget where the match limit counts nothing (assertions,
+ * backreferences). Before the bound, (?=.*(?=.*z)) took 22 s on this path and
+ * (.+)\1+[yz] 0.5 s; the bound makes each well under a millisecond or two. The time
+ * asserted is a hang's, not a verdict on the machine: the verdict is the unknown count. */
+static void
+test_regex_backtracking_bounded (void)
+{
+  static const char *const patterns[] = {
+    "path~'^(.+)+/$'", "path~'(?=.*(?=.*z))'", "path~'(?=.*z|.*y)'",
+    "path~'(.+)\\1+[yz]'", "path~'(?=(\\w+/)+z)'", "/(?=.*(?=.*(?=.*z)))/",
+  };
+  char path[FM_PATH_MAX + 1];
+  FmEvent e = long_path_event (path);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (patterns); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(FmFilter) filter = fm_filter_new (patterns[i], &error);
+      gint64 t;
+
+      g_assert_no_error (error);
+      t = g_get_monotonic_time ();
+      /* unknown: kept */
+      g_assert_true (fm_filter_match (filter, &e));
+      t = g_get_monotonic_time () - t;
+      g_test_message ("%s: %.3f ms", patterns[i], t / 1000.0);
+      g_assert_cmpuint (fm_filter_get_n_undecided (filter), >=, 1);
+      g_assert_cmpint (t, <, 2 * G_USEC_PER_SEC);
+    }
+}
+
+/* A comparison its bound ends is unknown, and the logic around it three-valued: what the
+ * rest decides stays exact, and an event left unknown is kept. */
+static void
+test_regex_undecided_is_unknown (void)
+{
+  char path[FM_PATH_MAX + 1];
+  FmEvent e = long_path_event (path);
+
+  g_assert_true (matches ("path~'^(.+)+/$'", &e));
+  g_assert_true (matches ("not path~'^(.+)+/$'", &e));
+  g_assert_false (matches ("path~'^(.+)+/$' and pid=1", &e));
+  g_assert_false (matches ("pid=1 and path~'^(.+)+/$'", &e));
+  g_assert_true (matches ("path~'^(.+)+/$' and pid=812", &e));
+  g_assert_true (matches ("path~'^(.+)+/$' or pid=1", &e));
+  g_assert_true (matches ("not (path~'^(.+)+/$' or pid=812) or comm=sshd", &e));
+  g_assert_false (matches ("not (path~'^(.+)+/$' or pid=812)", &e));
+}
+
+/* The bound leaves ordinary patterns their answers, on a long path too, with assertions
+ * and backreferences where they are cheap. */
+static void
+test_regex_bounded_patterns_answer (void)
+{
+  char path[FM_PATH_MAX + 1];
+  FmEvent e = long_path_event (path);
+  FmEvent s = sample_event ();
+  g_autoptr(FmFilter) filter = fm_filter_new ("path~'(/[a-g]+)+x$' and path~'^(?=.*x$)/' "
+                                              "and not path~'(?i:\\.SSH)'", NULL);
+
+  g_assert_true (fm_filter_match (filter, &e));
+  g_assert_cmpuint (fm_filter_get_n_undecided (filter), ==, 0);
+  g_assert_true (matches ("path~'^/etc/(?=sh)'", &s));
+  g_assert_true (matches ("path~'(s)(?:h|x)ado\\w\\W(f)i'", &s));
+  g_assert_true (matches ("path~'(?P<l>[a-z])(?P=l)'", &e) == FALSE);
+  g_assert_true (matches ("comm~'(s)\\1'", &s));
+  g_assert_false (matches ("comm~'^(?!ss)'", &s));
+}
+
 static const struct {
   const char *text;
   guint column;
@@ -570,6 +655,10 @@ main (int argc, char **argv)
   g_test_add_func ("/filter/anywhere/words-and-regex", test_anywhere);
   g_test_add_func ("/filter/anywhere/result-text", test_anywhere_result_text);
   g_test_add_func ("/filter/regex/case-insensitive-when-lowercase", test_regex_case);
+  g_test_add_func ("/filter/regex/backtracking-bounded", test_regex_backtracking_bounded);
+  g_test_add_func ("/filter/regex/undecided-is-unknown-and-keeps-the-event",
+                   test_regex_undecided_is_unknown);
+  g_test_add_func ("/filter/regex/bounded-patterns-still-answer", test_regex_bounded_patterns_answer);
   g_test_add_func ("/filter/glob/by-characters-of-any-bytes", test_glob_is_by_bytes);
   g_test_add_func ("/filter/errors/point-at-the-column", test_errors);
   g_test_add_func ("/filter/errors/column-only-for-parse-errors", test_error_column_of_other_errors);
