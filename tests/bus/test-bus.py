@@ -1650,9 +1650,10 @@ def root_latencies(conn, seconds):
 
 
 def check_load(tap, conn):
-    """One outsider flooding with calls whose replies it never reads, one member whose
-    subscriber is stopped (SIGSTOP) during a capture at full speed, and root calling
-    all along, for LOAD_SECONDS. The stalled subscriber is dropped and filemond's RSS
+    """One outsider flooding with calls whose replies it never reads, another of its
+    processes keeping 80 Stops in flight on 20 connections, one member whose subscriber is
+    stopped (SIGSTOP) and whose two Saves write into a FIFO nobody reads, during a capture
+    at full speed, and root calling all along, for LOAD_SECONDS. The stalled subscriber is dropped and filemond's RSS
     stays bounded; root's answers stay fast: p99 under 100 ms, or (on a machine slowed by
     other work) within 5x (10x under ASan) of the p99 of the same calls measured in this
     run before the attack. A bound on time alone would be a verdict on the machine, not on filemond."""
@@ -1668,6 +1669,11 @@ def check_load(tap, conn):
     os.kill(member.pid, signal.SIGSTOP)
     outsider = as_user("nobody", "attack", "unread", str(seconds), background=True)
     outsider.stdout.readline()
+    stopper, _ = hold("nobody", "stops", "20", "4")
+    fifo = os.path.join(os.environ["FILEMON_TEST_TMP"], "load.fifo")
+    os.mkfifo(fifo)
+    os.chmod(fifo, 0o666)
+    saver, _ = hold("fmtest", "saves", "1", "2", fifo)
     latencies, peak = [], rss_before
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -1676,6 +1682,8 @@ def check_load(tap, conn):
     events = prop(conn, "EventCount")
     outsider.kill()
     outsider.wait()
+    end(stopper)
+    end(saver)
     log = open(os.environ["FILEMOND_LOG"], errors="replace").read()
     tap.check("dropping subscriber %s" % member_name in log, "/load/stalled-subscriber-dropped")
     tap.check(daemon_alive(), "/load/daemon-survives")
