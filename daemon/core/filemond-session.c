@@ -22,6 +22,9 @@
 #include "filemond-filter-worker.h"
 #include "fm-error.h"
 
+/* After a Stop, the filter worker's backlog is given this long before it is dropped. */
+#define STOP_DRAIN_MS 500
+
 struct _FmdSession {
   GObject parent_instance;
 
@@ -39,6 +42,8 @@ struct _FmdSession {
   FmdOptions *options;
   FmdFilterWorker *worker;   /* while a capture with a remainder runs or finishes */
   FmdState final_state;      /* what a finishing worker ends in: idle or failed */
+  gboolean stop_asked;       /* Stop was called: the worker gets STOP_DRAIN_MS to finish */
+  guint drain_id;
   gboolean drop_notified;    /* since the worker last handed events over */
   guint64 n_undecided;       /* the worker's last count, to warn once */
 
@@ -282,12 +287,28 @@ worker_finished (gpointer user_data)
 {
   FmdSession *self = user_data;
 
+  g_clear_handle_id (&self->drain_id, g_source_remove);
   g_clear_object (&self->worker);
   set_state (self, self->final_state);
   return G_SOURCE_REMOVE;
 }
 
-/* The capture ended on its own: what the worker holds is filtered first, then @state. */
+/* A Stop's backlog has had its time: what is left goes, counted as dropped. */
+static gboolean
+drain_timeout_cb (gpointer user_data)
+{
+  FmdSession *self = user_data;
+
+  self->drain_id = 0;
+  stop_worker (self);
+  set_state (self, self->final_state);
+  return G_SOURCE_REMOVE;
+}
+
+/* The backend has ended (on its own, or stopped): what the worker holds, the events the
+ * backend drained while it stopped included, is filtered first, then @state. After a
+ * Stop the worker gets STOP_DRAIN_MS for that, so that a slow filter's backlog cannot
+ * hold the capture in stopping. */
 static void
 end_capture (FmdSession *self,
              FmdState    state)
@@ -300,6 +321,8 @@ end_capture (FmdSession *self,
   self->final_state = state;
   set_state (self, FMD_STATE_STOPPING);
   fmd_filter_worker_finish (self->worker, worker_finished, self);
+  if (self->stop_asked && self->worker != NULL && self->drain_id == 0)
+    self->drain_id = g_timeout_add (STOP_DRAIN_MS, drain_timeout_cb, self);
 }
 
 static void
@@ -448,6 +471,7 @@ fmd_session_start (FmdSession        *self,
   self->backend_name = g_strdup (type->name);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BACKEND_NAME]);
 
+  self->stop_asked = FALSE;
   if (self->options->remainder != NULL)
     {
       self->worker = fmd_filter_worker_new (self->options->remainder, worker_kept, worker_batch,
@@ -498,6 +522,7 @@ fmd_session_stop (FmdSession *self,
   /* the backend has ended and the worker is finishing its backlog: no need to wait */
   if (self->state == FMD_STATE_STOPPING && self->backend == NULL && self->worker != NULL)
     {
+      g_clear_handle_id (&self->drain_id, g_source_remove);
       stop_worker (self);
       set_state (self, self->final_state);
       return TRUE;
@@ -511,8 +536,10 @@ fmd_session_stop (FmdSession *self,
     }
 
   set_state (self, FMD_STATE_STOPPING);
-  /* the backlog of a slow filter goes: a Stop is answered now, not after it */
-  stop_worker (self);
+  /* The worker stays until the backend has stopped: a backend drains what the kernel
+   * still holds as it stops, and those events must be filtered too (they were kept
+   * unfiltered when the worker went first). end_capture() bounds the wait. */
+  self->stop_asked = TRUE;
   /* may call sink_stopped before returning */
   fmd_backend_stop (self->backend);
   return TRUE;
@@ -585,6 +612,7 @@ fmd_session_dispose (GObject *object)
         fmd_backend_stop (self->backend);
       g_clear_object (&self->backend);
     }
+  g_clear_handle_id (&self->drain_id, g_source_remove);
   stop_worker (self);
 
   G_OBJECT_CLASS (fmd_session_parent_class)->dispose (object);

@@ -17,6 +17,7 @@ struct _FakeBackend {
   const char *type_name;
   gboolean fail_start;
   gboolean stop_later;
+  guint drain_on_stop;   /* events emitted while stopping, as a backend drains */
   guint n_stops;
 };
 
@@ -44,6 +45,17 @@ fake_stop (FmdBackend *backend)
   FakeBackend *self = FAKE_BACKEND (backend);
 
   self->n_stops++;
+  for (guint i = 0; i < self->drain_on_stop; i++)
+    {
+      FmEvent event = { 0 };
+
+      event.syscall_nr = fm_syscall_by_name ("openat")->nr;
+      event.pid = event.tid = 42;
+      event.result = -2;
+      fm_event_set_strings (&event, "drainer", i % 2 ? "/drained/keep" : "/drained/drop", "",
+                            "");
+      fmd_backend_emit_event (backend, &event);
+    }
   if (!self->stop_later)
     fmd_backend_emit_stopped (backend);
 }
@@ -287,6 +299,25 @@ kept (Fixture    *f,
   return fmd_session_get_event_count (f->session) == before + 1;
 }
 
+/* A backend drains what the kernel still holds as it stops (the bpf backend does): those
+ * events went to the ring unfiltered when Stop ended the filter worker first. */
+static void
+test_events_drained_at_stop_are_filtered (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+
+  start_ok (f, "{'filter': <\"path~'keep$'\">}");
+  f->last->drain_on_stop = 100;
+  fmd_backend_emit_running (FMD_BACKEND (f->last));
+  g_assert_true (fmd_session_stop (f->session, &error));
+  g_assert_no_error (error);
+  while (fmd_session_get_state (f->session) != FMD_STATE_IDLE)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (fmd_session_get_event_count (f->session), ==, 50);
+  g_assert_cmpuint (fmd_session_get_filtered_count (f->session), ==, 50);
+  g_assert_cmpuint (fmd_session_get_dropped_count (f->session), ==, 0);
+}
+
 static void
 test_options_filter_events (Fixture *f, gconstpointer data)
 {
@@ -452,6 +483,7 @@ main (int argc, char *argv[])
   ADD ("/session/stop-while-idle-is-not-running", test_stop_while_idle_is_refused);
   ADD ("/session/first-event-means-running", test_first_event_means_running);
   ADD ("/session/options-filter-every-event", test_options_filter_events);
+  ADD ("/session/events-drained-at-stop-are-filtered", test_events_drained_at_stop_are_filtered);
   ADD ("/session/follow-children-leaves-pids-to-backend", test_follow_children_leaves_pids_to_backend);
   ADD ("/session/backend-failure-is-failed-state", test_backend_failure_is_failed_state);
   ADD ("/session/launch-failure-is-reported", test_launch_failure_is_reported);
