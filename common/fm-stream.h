@@ -42,6 +42,8 @@
  */
 #pragma once
 
+#include <string.h>
+
 #include <glib.h>
 
 #include "fm-event.h"
@@ -80,6 +82,16 @@ typedef enum {
 
 /* Writes the 16-byte header. */
 void fm_stream_write_header (guint8 out[FM_STREAM_HEADER_SIZE]);
+
+/* The size field of the record at @record (any alignment). */
+static inline guint32
+fm_record_get_size (const guint8 *record)
+{
+  guint32 size;
+
+  memcpy (&size, record, sizeof size);
+  return GUINT32_FROM_LE (size);
+}
 
 /* The encoded size of @event (strings clamped to the FM_*_MAX limits). */
 gsize fm_record_event_size (const FmEvent *event);

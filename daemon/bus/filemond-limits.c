@@ -129,10 +129,24 @@ account_peer (FmdLimits *self,
     }
 }
 
+/* A peer named in a callback that may outlive it (a Ping's or its uid's answer). */
 typedef struct {
   FmdLimits *self;
   char *name;
 } PeerRef;
+
+/* Runs @func with a new PeerRef of @name on the main context. */
+static void
+invoke_for_peer (FmdLimits   *self,
+                 const char  *name,
+                 GSourceFunc  func)
+{
+  PeerRef *ref = g_new0 (PeerRef, 1);
+
+  ref->self = g_object_ref (self);
+  ref->name = g_strdup (name);
+  g_main_context_invoke (self->main_context, func, ref);
+}
 
 static void
 peer_ref_free (PeerRef *ref)
@@ -189,18 +203,13 @@ peer_get (FmdLimits  *self,
           const char *name)
 {
   Peer *peer = g_hash_table_lookup (self->peers, name);
-  PeerRef *ref;
 
   if (peer == NULL)
     {
       peer = g_new0 (Peer, 1);
       peer->uid = UID_UNKNOWN;
       g_hash_table_insert (self->peers, g_strdup (name), peer);
-
-      ref = g_new0 (PeerRef, 1);
-      ref->self = g_object_ref (self);
-      ref->name = g_strdup (name);
-      g_main_context_invoke (self->main_context, ask_uid_cb, ref);
+      invoke_for_peer (self, name, ask_uid_cb);
     }
   return peer;
 }
@@ -254,19 +263,6 @@ peer_blocked (FmdLimits *self,
          (unread > PING_AT_UNDER_PRESSURE && user_over (self, peer, more));
 }
 
-typedef struct {
-  FmdLimits *self;
-  char *name;
-} PingData;
-
-static void
-ping_data_free (PingData *data)
-{
-  g_object_unref (data->self);
-  g_free (data->name);
-  g_free (data);
-}
-
 /* An error that the bus itself gives says nothing about whether the peer reads. */
 static gboolean
 peer_answered (GError *error)
@@ -288,7 +284,7 @@ ping_done_cb (GObject      *source,
               GAsyncResult *result,
               gpointer      user_data)
 {
-  PingData *data = user_data;
+  PeerRef *data = user_data;
   FmdLimits *self = data->self;
   g_autoptr(GVariant) reply = NULL;
   g_autoptr(GError) error = NULL;
@@ -313,13 +309,13 @@ ping_done_cb (GObject      *source,
       peer_forget_if_done (self, data->name, peer);
     }
   g_mutex_unlock (&self->lock);
-  ping_data_free (data);
+  peer_ref_free (data);
 }
 
 static gboolean
 send_ping_cb (gpointer user_data)
 {
-  PingData *data = user_data;
+  PeerRef *data = user_data;
 
   g_dbus_connection_call (data->self->connection, data->name, "/",
                           "org.freedesktop.DBus.Peer", "Ping", NULL, NULL,
@@ -334,18 +330,13 @@ maybe_ping_locked (FmdLimits  *self,
                    const char *name,
                    Peer       *peer)
 {
-  PingData *data;
-
   if (peer->ping_outstanding || peer->vanished ||
       peer->sent - peer->acked < ping_threshold (self, peer))
     return;
 
   peer->ping_outstanding = TRUE;
   peer->ping_at = peer->sent;
-  data = g_new0 (PingData, 1);
-  data->self = g_object_ref (self);
-  data->name = g_strdup (name);
-  g_main_context_invoke (self->main_context, send_ping_cb, data);
+  invoke_for_peer (self, name, send_ping_cb);
 }
 
 static guint
@@ -769,6 +760,18 @@ fmd_limits_may_send (FmdLimits  *self,
     maybe_ping_locked (self, name, peer);
   g_mutex_unlock (&self->lock);
   return !blocked;
+}
+
+void
+fmd_limits_disconnect_vanished (FmdLimits *self,
+                                gulong    *handler)
+{
+  g_return_if_fail (FMD_IS_LIMITS (self));
+
+  /* the limits may have been disposed first, which took their handlers with them */
+  if (*handler != 0 && g_signal_handler_is_connected (self, *handler))
+    g_signal_handler_disconnect (self, *handler);
+  *handler = 0;
 }
 
 guint

@@ -89,6 +89,11 @@ gboolean fmd_limits_refused_lately (FmdLimits  *self,
 void fmd_limits_confirm_peer (FmdLimits  *self,
                               const char *name);
 
+/* Disconnects *@handler, a "peer-vanished" handler, and zeroes it; harmless when the
+ * limits' dispose disconnected it already. */
+void fmd_limits_disconnect_vanished (FmdLimits *self,
+                                     gulong    *handler);
+
 /* Counters for the logs and tests. */
 guint fmd_limits_get_n_calls (FmdLimits *self);
 guint64 fmd_limits_get_n_refused (FmdLimits *self);

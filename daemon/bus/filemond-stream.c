@@ -139,15 +139,6 @@ stream_free (gpointer data)
   g_source_unref (source);
 }
 
-static inline guint32
-record_size (const guint8 *record)
-{
-  guint32 size;
-
-  memcpy (&size, record, sizeof size);
-  return GUINT32_FROM_LE (size);
-}
-
 static void
 set_blocked (Stream   *stream,
              gboolean  blocked)
@@ -217,7 +208,7 @@ run_at (FmdStreams *self,
   for (guint k = 0; k < run->n; k++)
     {
       run->offsets[k] = off;
-      off += record_size (run->data + off);
+      off += fm_record_get_size (run->data + off);
     }
   g_assert (off == len);
   run->offsets[run->n] = off;
@@ -304,15 +295,15 @@ stream_flush (FmdStreams *self,
         return send_failed (stream);
       budget -= n;
 
-      for (off = 0; off < (gsize) n && off + record_size (data + off) <= (gsize) n; )
+      for (off = 0; off < (gsize) n && off + fm_record_get_size (data + off) <= (gsize) n; )
         {
-          off += record_size (data + off);
+          off += fm_record_get_size (data + off);
           stream->cursor++;
         }
       if (off < (gsize) n)
         {
           /* a record cut by a short write: keep its tail, the ring may overwrite it */
-          gsize end = off + record_size (data + off);
+          gsize end = off + fm_record_get_size (data + off);
 
           memcpy (stream->pending, data + n, end - n);
           stream->pending_len = end - n;

@@ -160,11 +160,8 @@ fmd_watchers_dispose (GObject *object)
 {
   FmdWatchers *self = FMD_WATCHERS (object);
 
-  /* the limits may have been disposed first, which took their handlers with them */
-  if (self->vanished_handler != 0 &&
-      g_signal_handler_is_connected (self->limits, self->vanished_handler))
-    g_signal_handler_disconnect (self->limits, self->vanished_handler);
-  self->vanished_handler = 0;
+  if (self->limits != NULL)
+    fmd_limits_disconnect_vanished (self->limits, &self->vanished_handler);
   g_clear_object (&self->limits);
   g_clear_object (&self->connection);
 

@@ -49,12 +49,6 @@ struct _FmdFilterWorker {
 
 G_DEFINE_FINAL_TYPE (FmdFilterWorker, fmd_filter_worker, G_TYPE_OBJECT)
 
-static guint32
-record_size (const guint8 *data)
-{
-  return GUINT32_FROM_LE (*(const guint32 *) data);
-}
-
 static gboolean drain_cb (gpointer data);
 
 /* Under the lock: a drain on the main loop, unless one is pending. */
@@ -140,7 +134,7 @@ run (gpointer data)
 
       while (at < batch->len && !g_atomic_int_get (&self->stopping))
         {
-          guint32 size = record_size (batch->data + at);
+          guint32 size = fm_record_get_size (batch->data + at);
           FmEvent event;
           gboolean ok = fm_record_decode_event (batch->data + at, size, &event, NULL);
 
@@ -195,7 +189,7 @@ drain_cb (gpointer data)
 
   for (guint i = 0; i < DRAIN_SLICE && self->draining_at < self->draining->len; i++)
     {
-      guint32 size = record_size (self->draining->data + self->draining_at);
+      guint32 size = fm_record_get_size (self->draining->data + self->draining_at);
       FmEvent event;
       gboolean ok = fm_record_decode_event (self->draining->data + self->draining_at, size,
                                             &event, NULL);
