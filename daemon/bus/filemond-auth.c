@@ -90,14 +90,27 @@ caller_subject (GDBusConnection       *connection,
 
 #define CALLER_UID_KEY "filemond-caller-uid"
 
-guint32
-fmd_auth_get_caller_uid (GDBusMethodInvocation *invocation)
+gboolean
+fmd_auth_lookup_caller_uid (GDBusMethodInvocation *invocation,
+                            guint32               *uid)
 {
   gpointer data = g_object_get_data (G_OBJECT (invocation), CALLER_UID_KEY);
 
-  /* a handler runs only for an authorized call, whose uid is known */
-  g_return_val_if_fail (data != NULL, G_MAXUINT32);
-  return GPOINTER_TO_UINT (data) - 1;
+  if (data == NULL)
+    return FALSE;
+  *uid = GPOINTER_TO_UINT (data) - 1;
+  return TRUE;
+}
+
+guint32
+fmd_auth_get_caller_uid (GDBusMethodInvocation *invocation)
+{
+  guint32 uid = G_MAXUINT32;
+
+  /* a method's handler runs only for an authorized call, whose uid is known */
+  if (!fmd_auth_lookup_caller_uid (invocation, &uid))
+    g_return_val_if_reached (G_MAXUINT32);
+  return uid;
 }
 
 /* The rule of @method, NULL for a method the table does not name (refused). */

@@ -34,9 +34,13 @@ gboolean fmd_authorize_method (GDBusConnection       *connection,
 /* The polkit action of @method; NULL for a method the table does not name. */
 const char *fmd_auth_action_for_method (const char *method);
 
-/* The uid of the caller of an authorized @invocation, as the bus daemon told it during
+/* The uid of the caller of an authorized method call, as the bus daemon told it during
  * the check. */
 guint32 fmd_auth_get_caller_uid (GDBusMethodInvocation *invocation);
+/* The same, FALSE when polkit was not asked about @invocation (a property read by a
+ * caller known to be authorized). */
+gboolean fmd_auth_lookup_caller_uid (GDBusMethodInvocation *invocation,
+                                     guint32               *uid);
 
 typedef enum {
   FMD_PROPERTIES_PUBLIC,

@@ -118,6 +118,19 @@ property_value (FmdService *self,
                                                                    name, NULL, self));
 }
 
+/* The caller, allowed to subscribe, follows the private properties from now on. */
+static void
+add_watcher (FmdService            *self,
+             GDBusMethodInvocation *invocation)
+{
+  const char *sender = g_dbus_method_invocation_get_sender (invocation);
+  guint32 uid;
+
+  /* one that follows them already asked polkit nothing this time */
+  if (sender != NULL && fmd_auth_lookup_caller_uid (invocation, &uid))
+    fmd_watchers_add (self->watchers, sender, uid);
+}
+
 /* Get and GetAll, once fmd_authorize_properties() let them through. */
 static void
 handle_properties (FmdService            *self,
@@ -128,7 +141,7 @@ handle_properties (FmdService            *self,
   GVariantBuilder all;
 
   if (access == FMD_PROPERTIES_ALL)
-    fmd_watchers_add (self->watchers, g_dbus_method_invocation_get_sender (invocation));
+    add_watcher (self, invocation);
 
   if (g_str_equal (g_dbus_method_invocation_get_method_name (invocation), "Get"))
     {
@@ -651,7 +664,7 @@ handle_subscribe (FmFilemond1           *object,
       g_dbus_method_invocation_return_gerror (invocation, error);
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
-  fmd_watchers_add (self->watchers, g_dbus_method_invocation_get_sender (invocation));
+  add_watcher (self, invocation);
   fm_filemond1_complete_subscribe (object, invocation);
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
@@ -691,7 +704,7 @@ handle_open_stream (FmFilemond1           *object,
     }
 
   g_debug ("stream opened for %s", g_dbus_method_invocation_get_sender (invocation));
-  fmd_watchers_add (self->watchers, g_dbus_method_invocation_get_sender (invocation));
+  add_watcher (self, invocation);
   out_list = g_unix_fd_list_new_from_array (&fd, 1);
   fm_filemond1_complete_open_stream (object, invocation, out_list, g_variant_new_handle (0));
   return G_DBUS_METHOD_INVOCATION_HANDLED;

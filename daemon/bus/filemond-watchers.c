@@ -1,6 +1,8 @@
 /* filemond-watchers.c: who follows the private properties; see filemond-watchers.h. */
 #include "filemond-watchers.h"
 
+#include "filemond-quota.h"
+
 struct _FmdWatchers {
   GObject parent_instance;
 
@@ -10,7 +12,8 @@ struct _FmdWatchers {
   char *object_path;
 
   GMutex lock;
-  GHashTable *names;        /* unique names */
+  GHashTable *names;        /* unique name -> its uid + 1 */
+  FmdQuota *quota;
   gboolean full_logged;     /* "too many watchers" said since the set was last full */
 };
 
@@ -21,10 +24,13 @@ peer_vanished_cb (FmdLimits   *limits,
                   const char  *name,
                   FmdWatchers *self)
 {
+  gpointer uid = NULL;
   gboolean removed;
 
   g_mutex_lock (&self->lock);
-  removed = g_hash_table_remove (self->names, name);
+  removed = g_hash_table_steal_extended (self->names, name, NULL, &uid);
+  if (removed)
+    fmd_quota_release (self->quota, GPOINTER_TO_UINT (uid) - 1);
   g_mutex_unlock (&self->lock);
   if (removed)
     g_debug ("watcher %s left the bus", name);
@@ -32,7 +38,8 @@ peer_vanished_cb (FmdLimits   *limits,
 
 void
 fmd_watchers_add (FmdWatchers *self,
-                  const char  *unique_name)
+                  const char  *unique_name,
+                  guint32      uid)
 {
   gboolean added = FALSE;
   gboolean full = FALSE;
@@ -45,22 +52,23 @@ fmd_watchers_add (FmdWatchers *self,
   g_mutex_lock (&self->lock);
   if (g_hash_table_contains (self->names, unique_name))
     ;
-  else if (g_hash_table_size (self->names) >= FMD_WATCHERS_MAX)
+  else if (!fmd_quota_take (self->quota, uid, NULL))
     {
       full = !self->full_logged;
       self->full_logged = TRUE;
     }
   else
     {
-      g_hash_table_add (self->names, g_strdup (unique_name));
+      g_hash_table_insert (self->names, g_strdup (unique_name), GUINT_TO_POINTER (uid + 1));
       self->full_logged = FALSE;
       added = TRUE;
     }
   g_mutex_unlock (&self->lock);
 
   if (full)
-    g_message ("%d connections follow the properties already; %s is not told of their "
-               "changes", FMD_WATCHERS_MAX, unique_name);
+    g_message ("%s is not told of the properties' changes: its user has %d connections "
+               "following them already, or all %d are taken", unique_name,
+               FMD_WATCHERS_PER_UID, FMD_WATCHERS_MAX);
   if (added)
     {
       g_debug ("watcher %s added", unique_name);
@@ -174,6 +182,7 @@ fmd_watchers_finalize (GObject *object)
   FmdWatchers *self = FMD_WATCHERS (object);
 
   g_hash_table_unref (self->names);
+  fmd_quota_free (self->quota);
   g_free (self->object_path);
   g_mutex_clear (&self->lock);
 
@@ -194,4 +203,6 @@ fmd_watchers_init (FmdWatchers *self)
 {
   g_mutex_init (&self->lock);
   self->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->quota = fmd_quota_new ("watchers", FMD_WATCHERS_MAX, FMD_WATCHERS_PER_UID,
+                               FMD_WATCHERS_ROOT_RESERVE);
 }

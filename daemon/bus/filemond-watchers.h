@@ -11,7 +11,9 @@
  * Subscribe, OpenStream, or a Get or GetAll that was given private properties. It stays
  * one until it leaves the bus (FmdLimits tells), and its authorization is remembered
  * that long: its later Gets ask polkit nothing, as its subscription or stream does not
- * either. At most FMD_WATCHERS_MAX; an authorized caller beyond them still reads the
+ * either. At most FMD_WATCHERS_MAX, FMD_WATCHERS_PER_UID a user, the last
+ * FMD_WATCHERS_ROOT_RESERVE root's (filemond-quota.h: one user's connections cannot
+ * leave root's viewer without its counters); an authorized caller beyond them still reads the
  * properties, it is only not told of their changes. The set is read from GIO's
  * authorization thread, hence the lock. Sending skips a watcher that does not read what
  * it was sent (fmd_limits_may_send).
@@ -26,6 +28,8 @@ G_BEGIN_DECLS
 
 /* 64 subscribers, 32 streams, and as many again for proxies that only look. */
 #define FMD_WATCHERS_MAX 192
+#define FMD_WATCHERS_PER_UID 32
+#define FMD_WATCHERS_ROOT_RESERVE 32
 
 #define FMD_TYPE_WATCHERS (fmd_watchers_get_type ())
 G_DECLARE_FINAL_TYPE (FmdWatchers, fmd_watchers, FMD, WATCHERS, GObject)
@@ -34,10 +38,11 @@ FmdWatchers *fmd_watchers_new (GDBusConnection *connection,
                                FmdLimits       *limits,
                                const char      *object_path);
 
-/* Main context. Adding twice is harmless; a name that is not a unique name (a
- * peer-to-peer connection has none) is not added. */
+/* Main context. @uid: the connection's user. Adding twice is harmless; a name that is
+ * not a unique name (a peer-to-peer connection has none) is not added. */
 void fmd_watchers_add (FmdWatchers *self,
-                       const char  *unique_name);
+                       const char  *unique_name,
+                       guint32      uid);
 /* Any thread. */
 gboolean fmd_watchers_contains (FmdWatchers *self,
                                 const char  *unique_name);

@@ -370,7 +370,8 @@ def client_attack(conn, kind, count):
 
 def client_hold(kind, n_conns, per_conn, fifo=None):
     """As this user, @n_conns connections each ask for @per_conn slots of @kind (streams,
-    saves into @fifo that nobody reads, subscriptions) and hold what they got; or (stops)
+    saves into @fifo that nobody reads, subscriptions, watch: the private properties'
+    changes, by a GetAll) and hold what they got; or (stops)
     each keeps @per_conn Stop calls in flight. Prints what was granted and refused once
     every call has an answer (saves and stops: once sent; a stuck Save never answers),
     then holds until killed."""
@@ -406,11 +407,22 @@ def client_hold(kind, n_conns, per_conn, fifo=None):
             elif kind == "saves":
                 method, args = "Save", GLib.Variant("(hsa{sv})", (0, "text", {}))
                 fds = Gio.UnixFDList.new_from_array([os.open(fifo, os.O_RDWR)])
+            elif kind == "watch":
+                # one after the other: the user's calls in progress are bounded
+                try:
+                    c.call_sync(BUS_NAME, PATH, "org.freedesktop.DBus.Properties", "GetAll",
+                                GLib.Variant("(s)", (IFACE,)), None, Gio.DBusCallFlags.NONE,
+                                120000, None)
+                    granted.append(1)
+                except GLib.Error as e:
+                    refused.append(Gio.DBusError.get_remote_error(e) or e.message)
+                continue
             else:
                 method, args, fds = "Subscribe", GLib.Variant("(a{sv})", ({},)), None
             c.call_with_unix_fd_list(BUS_NAME, PATH, IFACE, method, args, None,
                                      Gio.DBusCallFlags.NONE, 120000, fds, None, answered, None)
-    while kind in ("streams", "subscribe") and len(granted) + len(refused) < n_conns * per_conn:
+    while kind in ("streams", "subscribe", "watch") and \
+            len(granted) + len(refused) < n_conns * per_conn:
         ctx.iteration(True)
     for c in conns:
         c.flush_sync(None)
@@ -1523,6 +1535,22 @@ def check_per_user(tap, conn):
     tap.check(ok, "/per-user/root-subscribes-beside-them", why)
     call(conn, "Unsubscribe", None)
     end(member)
+
+    # 200 member connections that read the private properties: root's proxy still follows
+    # the counters (a set of 192 for all used to fill)
+    member, got = hold("fmtest", "watch", "200", "1")
+    fake_stap("normal", "forever")
+    root_listener = as_user("root", "listen-properties", "3", "getall", background=True)
+    json.loads(root_listener.stdout.readline())
+    start(conn)
+    heard = json.loads(root_listener.stdout.read().strip().splitlines()[-1])
+    root_listener.wait()
+    stop_if_running(conn)
+    end(member)
+    counts = heard["changed"].get("EventCount", [])
+    tap.check(got["granted"] == 200 and len(counts) >= 2,
+              "/per-user/root-follows-the-counters-beside-200-member-watchers",
+              (got, counts[:10]))
 
     baseline = root_latencies(conn, 2)
     outsider, _ = hold("nobody", "stops", "20", "4")
