@@ -28,9 +28,12 @@ peer_vanished_cb (FmdLimits   *limits,
   gboolean removed;
 
   g_mutex_lock (&self->lock);
-  removed = g_hash_table_steal_extended (self->names, name, NULL, &uid);
+  removed = g_hash_table_lookup_extended (self->names, name, NULL, &uid);
   if (removed)
-    fmd_quota_release (self->quota, GPOINTER_TO_UINT (uid) - 1);
+    {
+      fmd_quota_release (self->quota, GPOINTER_TO_UINT (uid) - 1);
+      g_hash_table_remove (self->names, name);
+    }
   g_mutex_unlock (&self->lock);
   if (removed)
     g_debug ("watcher %s left the bus", name);
