@@ -12,6 +12,7 @@
 VIEWER=$FILEMON_BUILD_DIR/client-gtk/filemon-viewer
 CONVERT=/usr/bin/convert      # /usr/local/bin/convert may be a stand-in
 IMPORT=/usr/bin/import
+VIEWER_G_DEBUG=fatal-criticals,fatal-warnings
 # The rows, on the 1280x800 screen with the window at 0,0 (no window manager): below the
 # column headers (y 123) and above the status bar (y 733), inside the window's border.
 LIST_AREA=1268x606+6+124
@@ -41,6 +42,8 @@ start_xvfb() {
 
 # start_viewer DIR USER ARGS...: the viewer as USER (root or an unprivileged one) in its
 # own session bus and process group; sets VIEWER_PID (the group), output in DIR/viewer.log.
+# Any GLib critical or warning aborts it (G_DEBUG), so a test that logs one fails at
+# the step that caused it, and not only when check_log_clean reads the log at the end.
 start_viewer() {
   local dir=$1 user=$2 home
   shift 2
@@ -55,6 +58,7 @@ start_viewer() {
   setsid "${drop[@]}" env -u WAYLAND_DISPLAY HOME="$home" XDG_RUNTIME_DIR="$home/runtime" \
     XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" XDG_DATA_HOME="$home/data" XDG_STATE_HOME="$home/state" \
     GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 G_MESSAGES_DEBUG=filemon-viewer \
+    G_DEBUG="$VIEWER_G_DEBUG" \
     dbus-run-session -- "$VIEWER" "$@" >>"$dir/viewer.log" 2>&1 &
   VIEWER_PID=$!
 }
