@@ -105,7 +105,7 @@ open_generated_capture() {
 end_file_test() {
   stop_viewer
   stop_xvfb
-  rm -rf "$tmp"
+  [ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"
 }
 
 stop_viewer() {
