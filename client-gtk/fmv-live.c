@@ -144,12 +144,22 @@ retry_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* Calls @func after *@ms doubled (within RETRY_MIN_MS..RETRY_MAX_MS), once. */
+static void
+schedule_backoff (FmvLive     *self,
+                  guint       *source,
+                  guint       *ms,
+                  GSourceFunc  func)
+{
+  g_clear_handle_id (source, g_source_remove);
+  *ms = CLAMP (*ms * 2, RETRY_MIN_MS, RETRY_MAX_MS);
+  *source = g_timeout_add (*ms, func, self);
+}
+
 static void
 schedule_retry (FmvLive *self)
 {
-  g_clear_handle_id (&self->retry_source, g_source_remove);
-  self->retry_ms = CLAMP (self->retry_ms * 2, RETRY_MIN_MS, RETRY_MAX_MS);
-  self->retry_source = g_timeout_add (self->retry_ms, retry_cb, self);
+  schedule_backoff (self, &self->retry_source, &self->retry_ms, retry_cb);
 }
 
 /* ---- the stream ------------------------------------------------------------------------- */
@@ -438,9 +448,7 @@ bus_retry_cb (gpointer data)
 static void
 schedule_bus_retry (FmvLive *self)
 {
-  g_clear_handle_id (&self->bus_retry_source, g_source_remove);
-  self->bus_retry_ms = CLAMP (self->bus_retry_ms * 2, RETRY_MIN_MS, RETRY_MAX_MS);
-  self->bus_retry_source = g_timeout_add (self->bus_retry_ms, bus_retry_cb, self);
+  schedule_backoff (self, &self->bus_retry_source, &self->bus_retry_ms, bus_retry_cb);
 }
 
 /* The bus went (its daemon ended): forget everything on it, keep the store. */

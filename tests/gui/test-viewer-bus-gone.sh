@@ -28,25 +28,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-start_daemon() {
-  FILEMON_FAKE_STAP_FIXTURE=$FILEMON_SOURCE_DIR/tests/gui/fixtures/failures.out \
-  FILEMON_FAKE_STAP_AFTER=hang \
-    setpriv --pdeathsig TERM -- "$FILEMON_BUILD_DIR/daemon/filemond" --config="$FILEMOND_CONFIG" \
-    >>"$tmp/filemond.log" 2>&1 &
-  daemon_pid=$!
-  gdbus wait --system --timeout 20 org.filemond.Filemond1 || fail "filemond did not start"
-  gdbus call --system --dest org.filemond.Filemond1 --object-path /org/filemond/Filemond1 \
-    --method org.filemond.Filemond1.Start '{}' >/dev/null || fail "Start failed"
-  wait_state running 60
-}
-
 received() {
   grep -o '[0-9]* received in all' "$tmp/viewer.log" | tail -n 1 | cut -d' ' -f1
 }
 
 export G_MESSAGES_DEBUG=filemon-viewer
 start_xvfb "$tmp"
-start_daemon
+start_fixture_daemon "$tmp"
+start_capture
 start_viewer "$tmp" fmtest
 park_pointer
 wait_for_red "$tmp" 300 60 before
@@ -89,7 +78,8 @@ done
 setpriv --pdeathsig TERM -- /usr/lib/polkit-1/polkitd >"$tmp/polkitd.log" 2>&1 &
 polkitd_pid=$!
 gdbus wait --system --timeout 60 org.freedesktop.PolicyKit1 || fail "polkitd did not start again"
-start_daemon
+start_fixture_daemon "$tmp"
+start_capture
 wait_for_log_count "$tmp" 'event stream open' 2 60
 wait_for_status "$tmp" "$((2 * n)) events" 60
 banner=$(grep -o 'info bar: .*' "$tmp/viewer.log" | tail -n 1)

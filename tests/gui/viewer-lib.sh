@@ -304,6 +304,25 @@ daemon_property() {
     sed -e 's/^(<\(.*\)>,)$/\1/'
 }
 
+# start_fixture_daemon DIR: filemond on the harness's bus (with-bus.sh --no-daemon), its
+# fake stap replaying the failures fixture and then hanging, output in DIR/filemond.log;
+# sets daemon_pid and returns once filemond owns its name.
+start_fixture_daemon() {
+  FILEMON_FAKE_STAP_FIXTURE=$FILEMON_SOURCE_DIR/tests/gui/fixtures/failures.out \
+  FILEMON_FAKE_STAP_AFTER=hang \
+    setpriv --pdeathsig TERM -- "$FILEMON_BUILD_DIR/daemon/filemond" --config="$FILEMOND_CONFIG" \
+    >>"$1/filemond.log" 2>&1 &
+  daemon_pid=$!
+  gdbus wait --system --timeout 20 org.filemond.Filemond1 || { cat "$1/filemond.log"; fail "filemond did not start"; }
+}
+
+# start_capture: filemond's Start, until it runs.
+start_capture() {
+  gdbus call --system --dest org.filemond.Filemond1 --object-path /org/filemond/Filemond1 \
+    --method org.filemond.Filemond1.Start '{}' >/dev/null || fail "Start failed"
+  wait_state running 60
+}
+
 # wait_state STATE TIMEOUT: until filemond's State is STATE.
 wait_state() {
   local want=$1 timeout=$2 start=$SECONDS state=
