@@ -88,9 +88,16 @@ G_DEFINE_FINAL_TYPE (FmvLive, fmv_live, G_TYPE_OBJECT)
 static void open_stream (FmvLive *self);
 static void connect_bus (FmvLive *self);
 
-#define BUS_GONE_TEXT \
-  "The system bus is gone. The viewer keeps every event it holds (save them with Save " \
-  "All Events) and connects again when a system bus runs."
+/* What the window says while no bus answers after one was there; the events it holds
+ * stay, and saying so is the point when there are some. */
+static const char *
+bus_gone_text (FmvLive *self)
+{
+  if (self->store != NULL && fmv_store_get_n_rows (self->store) > fmv_store_get_first_row (self->store))
+    return "The system bus is gone. The viewer keeps every event it holds (save them with "
+           "Save All Events) and connects again when a system bus runs.";
+  return "The system bus is gone. The viewer connects again when a system bus runs.";
+}
 
 static void
 set_status (FmvLive       *self,
@@ -426,7 +433,7 @@ name_vanished_cb (GDBusConnection *connection,
   drop_daemon (self);
   g_clear_pointer (&self->owner, g_free);
   if (connection == NULL || self->bus == NULL || g_dbus_connection_is_closed (self->bus))
-    set_status (self, FMV_LIVE_NO_BUS, BUS_GONE_TEXT);
+    set_status (self, FMV_LIVE_NO_BUS, bus_gone_text (self));
   else if (was_there)
     set_status (self, FMV_LIVE_ABSENT, "filemond stopped. The viewer reconnects when it runs "
                 "again; an administrator can start it with “systemctl start filemond”.");
@@ -470,7 +477,7 @@ bus_closed_cb (GDBusConnection *connection,
   g_clear_object (&self->bus);
   self->bus_lost = TRUE;
   self->bus_retry_ms = 0;
-  set_status (self, FMV_LIVE_NO_BUS, BUS_GONE_TEXT);
+  set_status (self, FMV_LIVE_NO_BUS, bus_gone_text (self));
   schedule_bus_retry (self);
 }
 
@@ -494,7 +501,7 @@ bus_ready_cb (GObject      *source,
 
       g_debug ("no system bus: %s", error->message);
       if (self->bus_lost)
-        message = g_strdup (BUS_GONE_TEXT);
+        message = g_strdup (bus_gone_text (self));
       else
         message = g_strdup_printf ("There is no system bus to reach filemond on (%s).", error->message);
       set_status (self, FMV_LIVE_NO_BUS, message);

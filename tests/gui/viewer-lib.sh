@@ -102,6 +102,7 @@ open_generated_capture() {
   wait_for_window "$tmp" "$name" 60
 }
 
+# KEEP_TMP=1 keeps $tmp (the viewer's log, screenshots) to look at after a failure.
 end_file_test() {
   stop_viewer
   stop_xvfb
