@@ -473,6 +473,10 @@ bus_closed_cb (GDBusConnection *connection,
     }
   drop_daemon (self);
   g_clear_pointer (&self->owner, g_free);
+  /* A new bus numbers its unique names from :1.0 again, so the next filemond may have the
+   * old one's name; it is another daemon all the same (filemond exits with its bus), and
+   * resuming at our next_seq would skip its first events. */
+  g_clear_pointer (&self->stream_owner, g_free);
   g_signal_handlers_disconnect_by_data (connection, self);
   g_clear_object (&self->bus);
   self->bus_lost = TRUE;

@@ -81,6 +81,9 @@ gdbus wait --system --timeout 60 org.freedesktop.PolicyKit1 || fail "polkitd did
 start_fixture_daemon "$tmp"
 start_capture
 wait_for_log_count "$tmp" 'event stream open' 2 60
+# The new bus may give the new filemond the old one's unique name: a new daemon still.
+grep 'event stream open' "$tmp/viewer.log" | tail -n 1 | grep -q 'since-seq 0$' ||
+  fail "the new daemon's buffer was not asked for from the start"
 wait_for_status "$tmp" "$((2 * n)) events" 60
 banner=$(grep -o 'info bar: .*' "$tmp/viewer.log" | tail -n 1)
 [ "$banner" = "info bar: hidden" ] || fail "connected again, the info bar still says: $banner"
