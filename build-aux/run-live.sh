@@ -33,7 +33,11 @@ own_bus=false
 cleanup() {
   for pid in $started; do $SUDO kill "$pid" 2>/dev/null || true; done
   # dbus-daemon leaves its socket behind when it is killed
-  if $own_bus; then $SUDO rm -f "$bus_socket"; fi
+  if $own_bus; then
+    $SUDO rm -f "$bus_socket"
+    echo "stopped the system bus this script started: open viewers keep their events" \
+         "(save them there) and connect again when a system bus runs"
+  fi
 }
 
 # a bus answers there: a socket alone may be left by one that is gone
@@ -62,7 +66,8 @@ else
     started="$started $(cat "$pidfile")"
     own_bus=true
     rm -f "$pidfile"
-    echo "started a system bus at $bus_socket (no system bus was running)"
+    echo "started a system bus at $bus_socket (no system bus was running); Ctrl-C stops it too," \
+         "and viewers then keep their events until they connect to the next one"
   fi
   $SUDO "$libexecdir/filemond" &
   started="$started $!"

@@ -302,8 +302,14 @@ fmv_detail_dispose (GObject *object)
 {
   FmvDetail *self = FMV_DETAIL (object);
 
+  GtkWidget *child;
+
   g_clear_object (&self->row);
   gtk_widget_dispose_template (GTK_WIDGET (self), FMV_TYPE_DETAIL);
+  /* The template's outer box has no id, so dispose_template leaves it: without this,
+   * "Finalizing FmvDetail, but it still has children left". */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
 
   G_OBJECT_CLASS (fmv_detail_parent_class)->dispose (object);
 }

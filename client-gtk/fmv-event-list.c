@@ -76,6 +76,7 @@ struct _FmvEventList
   GCancellable *job_cancellable;
   gboolean job_running;
   guint update_source;
+  gboolean in_reset;          /* "resetting" emitted, "reset" not yet */
 
   GHashTable *rows;           /* store row -> FmvRow*, weak: the items alive now */
 };
@@ -236,6 +237,29 @@ is_arrival_order (FmvEventList *self)
   return self->sort_column == FMV_COLUMN_NONE && !self->descending;
 }
 
+/* "resetting" goes out before the rows shown change, never after: its handlers read the
+ * selection's position in the rows as they were (GtkSingleSelection, unselecting there,
+ * checks it against the list's count). Emitted after, a Clear with a row selected asked
+ * for a position past the end of the emptied list. Once per change. */
+static void
+begin_reset (FmvEventList *self)
+{
+  if (self->in_reset)
+    return;
+  self->in_reset = TRUE;
+  g_signal_emit (self, signals[SIGNAL_RESETTING], 0);
+}
+
+static void
+end_reset (FmvEventList *self,
+           gboolean      everything)
+{
+  if (!self->in_reset)
+    return;
+  self->in_reset = FALSE;
+  g_signal_emit (self, signals[SIGNAL_RESET], 0, everything);
+}
+
 /* Forgets the rows the store let go. Returns whether they were all at the top (arrival
  * order), so that one removal there says what changed. */
 static gboolean
@@ -257,6 +281,7 @@ forget_gone_rows (FmvEventList *self)
                                          self->index->len, first));
       return TRUE;
     }
+  begin_reset (self);
   fmv_store_forget_gone_rows (self->store, self->index);
   return FALSE;
 }
@@ -337,6 +362,8 @@ take_new_rows (FmvEventList *self,
                  self->sort_column, self->descending);
   merged = fmv_sort_merge (self->store, self->index, fresh, self->sort_column,
                            self->descending, position);
+  if (*position < old_len)
+    begin_reset (self);
   g_array_unref (self->index);
   self->index = merged;
   *removed = old_len - *position;
@@ -363,14 +390,11 @@ emit_changes (FmvEventList *self,
               guint         added,
               gboolean      everything)
 {
-  /* Appends at the end never touch the selection; anything else may. */
-  gboolean reset = removed > 0;
-
-  if (reset)
-    g_signal_emit (self, signals[SIGNAL_RESETTING], 0);
+  /* Appends at the end never touch the selection; anything else may, and began a reset
+   * before it changed the rows (begin_reset). */
+  g_assert (removed == 0 || self->in_reset);
   items_changed (self, position, removed, added);
-  if (reset)
-    g_signal_emit (self, signals[SIGNAL_RESET], 0, everything);
+  end_reset (self, everything);
 }
 
 /* Drops the rows the store let go from what the list shows, in one items-changed. Not
@@ -391,7 +415,10 @@ drop_gone_rows (FmvEventList *self)
     return;
   at_top = forget_gone_rows (self);
   if (n_shown (self) == old_len)
-    return;
+    {
+      end_reset (self, FALSE);   /* none of the rows shown went */
+      return;
+    }
   if (at_top)
     items_changed (self, 0, old_len - n_shown (self), 0);
   else
@@ -513,6 +540,7 @@ job_landed (FmvEventList *self,
   set_job_running (self, FALSE);
 
   old_len = n_shown (self);
+  begin_reset (self);
   g_clear_pointer (&self->index, g_array_unref);
   self->index = g_steal_pointer (&job->index);
   self->first = job->first_row;
@@ -521,9 +549,8 @@ job_landed (FmvEventList *self,
   forget_gone_rows (self);
   take_new_rows (self, G_MAXUINT, &position, &removed, &added);
 
-  g_signal_emit (self, signals[SIGNAL_RESETTING], 0);
   items_changed (self, 0, old_len, n_shown (self));
-  g_signal_emit (self, signals[SIGNAL_RESET], 0, TRUE);
+  end_reset (self, TRUE);
 }
 
 static void
@@ -555,12 +582,12 @@ restart (FmvEventList *self)
       guint old_len = n_shown (self);
 
       set_job_running (self, FALSE);
+      begin_reset (self);
       g_clear_pointer (&self->index, g_array_unref);
       self->first = fmv_store_get_first_row (self->store);
       self->n_seen = fmv_store_get_n_rows (self->store);
-      g_signal_emit (self, signals[SIGNAL_RESETTING], 0);
       items_changed (self, 0, old_len, n_shown (self));
-      g_signal_emit (self, signals[SIGNAL_RESET], 0, TRUE);
+      end_reset (self, TRUE);
       return;
     }
 
@@ -621,6 +648,11 @@ fmv_event_list_set_store (FmvEventList *self,
   g_return_if_fail (FMV_IS_STORE (store));
 
   old_len = n_shown (self);
+  /* "resetting" before anything changes: its handlers read the selected row's position
+   * in the rows shown so far (a Clear with a row selected asked for a position past the
+   * end of the emptied list, and GtkSingleSelection unselected an item it no longer had). */
+  if (old_len > 0)
+    begin_reset (self);
   forget_rows (self);
   watch_store (self, store);
   g_clear_pointer (&self->index, g_array_unref);
@@ -692,6 +724,8 @@ fmv_event_list_set_sort (FmvEventList *self,
     return;
   self->sort_column = column;
   self->descending = descending;
+  /* The Xvfb tests read this line. */
+  g_debug ("sort: column %d%s", column, descending ? ", descending" : "");
   restart (self);
 }
 

@@ -7,6 +7,11 @@
  * socket is read 256 KiB at a time at idle priority, so redraws and input go first and a
  * flood of events costs throughput (the daemon counts what this reader missed and says so
  * in gap records), never responsiveness.
+ *
+ * The system bus connection is the viewer's own, not g_bus_get()'s shared one: that one
+ * exits the process when the bus goes (exit-on-close), and a viewer holding a capture
+ * nobody saved died with status 143 when a test bus or the system's dbus-daemon ended.
+ * This one says the bus is gone, keeps the events, and connects again when a bus runs.
  */
 #include "config.h"
 
@@ -35,6 +40,10 @@ struct _FmvLive
 
   GDBusConnection *bus;
   gboolean bus_pending;
+  gboolean bus_lost;        /* a bus was there and went: say so until one is back */
+  guint bus_retry_source;
+  GCancellable *bus_cancellable;
+  guint bus_retry_ms;
   guint watch_id;
   char *owner;
   char *stream_owner;       /* the daemon next_seq counts for */
@@ -77,6 +86,18 @@ static guint signals[N_SIGNALS];
 G_DEFINE_FINAL_TYPE (FmvLive, fmv_live, G_TYPE_OBJECT)
 
 static void open_stream (FmvLive *self);
+static void connect_bus (FmvLive *self);
+
+/* What the window says while no bus answers after one was there; the events it holds
+ * stay, and saying so is the point when there are some. */
+static const char *
+bus_gone_text (FmvLive *self)
+{
+  if (self->store != NULL && fmv_store_get_n_rows (self->store) > fmv_store_get_first_row (self->store))
+    return "The system bus is gone. The viewer keeps every event it holds (save them with "
+           "Save All Events) and connects again when a system bus runs.";
+  return "The system bus is gone. The viewer connects again when a system bus runs.";
+}
 
 static void
 set_status (FmvLive       *self,
@@ -130,12 +151,22 @@ retry_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* Calls @func after *@ms doubled (within RETRY_MIN_MS..RETRY_MAX_MS), once. */
+static void
+schedule_backoff (FmvLive     *self,
+                  guint       *source,
+                  guint       *ms,
+                  GSourceFunc  func)
+{
+  g_clear_handle_id (source, g_source_remove);
+  *ms = CLAMP (*ms * 2, RETRY_MIN_MS, RETRY_MAX_MS);
+  *source = g_timeout_add (*ms, func, self);
+}
+
 static void
 schedule_retry (FmvLive *self)
 {
-  g_clear_handle_id (&self->retry_source, g_source_remove);
-  self->retry_ms = CLAMP (self->retry_ms * 2, RETRY_MIN_MS, RETRY_MAX_MS);
-  self->retry_source = g_timeout_add (self->retry_ms, retry_cb, self);
+  schedule_backoff (self, &self->retry_source, &self->retry_ms, retry_cb);
 }
 
 /* ---- the stream ------------------------------------------------------------------------- */
@@ -401,14 +432,57 @@ name_vanished_cb (GDBusConnection *connection,
   g_debug ("filemond is not on the bus");
   drop_daemon (self);
   g_clear_pointer (&self->owner, g_free);
-  if (connection == NULL)
-    set_status (self, FMV_LIVE_NO_BUS, "The connection to the system bus was lost.");
+  if (connection == NULL || self->bus == NULL || g_dbus_connection_is_closed (self->bus))
+    set_status (self, FMV_LIVE_NO_BUS, bus_gone_text (self));
   else if (was_there)
     set_status (self, FMV_LIVE_ABSENT, "filemond stopped. The viewer reconnects when it runs "
                 "again; an administrator can start it with “systemctl start filemond”.");
   else
     set_status (self, FMV_LIVE_ABSENT, "filemond is not running. An administrator can start "
                 "it with “systemctl start filemond”; the viewer connects when it runs.");
+}
+
+static gboolean
+bus_retry_cb (gpointer data)
+{
+  FmvLive *self = data;
+
+  self->bus_retry_source = 0;
+  connect_bus (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_bus_retry (FmvLive *self)
+{
+  schedule_backoff (self, &self->bus_retry_source, &self->bus_retry_ms, bus_retry_cb);
+}
+
+/* The bus went (its daemon ended): forget everything on it, keep the store. */
+static void
+bus_closed_cb (GDBusConnection *connection,
+               gboolean         remote_peer_vanished,
+               GError          *error,
+               FmvLive         *self)
+{
+  g_debug ("the system bus connection closed (%s)", error ? error->message : "no error");
+  if (self->watch_id != 0)
+    {
+      g_bus_unwatch_name (self->watch_id);
+      self->watch_id = 0;
+    }
+  drop_daemon (self);
+  g_clear_pointer (&self->owner, g_free);
+  /* A new bus numbers its unique names from :1.0 again, so the next filemond may have the
+   * old one's name; it is another daemon all the same (filemond exits with its bus), and
+   * resuming at our next_seq would skip its first events. */
+  g_clear_pointer (&self->stream_owner, g_free);
+  g_signal_handlers_disconnect_by_data (connection, self);
+  g_clear_object (&self->bus);
+  self->bus_lost = TRUE;
+  self->bus_retry_ms = 0;
+  set_status (self, FMV_LIVE_NO_BUS, bus_gone_text (self));
+  schedule_bus_retry (self);
 }
 
 static void
@@ -418,23 +492,66 @@ bus_ready_cb (GObject      *source,
 {
   g_autoptr(FmvLive) self = user_data;
   g_autoptr(GError) error = NULL;
+  GDBusConnection *bus;
 
+  bus = g_dbus_connection_new_for_address_finish (result, &error);
+  if (bus == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
   self->bus_pending = FALSE;
-  self->bus = g_bus_get_finish (result, &error);
-  if (self->bus == NULL)
+  g_clear_object (&self->bus_cancellable);
+  if (bus == NULL)
     {
-      g_autofree char *message = g_strdup_printf ("There is no system bus to reach filemond on (%s).",
-                                                  error->message);
+      g_autofree char *message = NULL;
 
+      g_debug ("no system bus: %s", error->message);
+      if (self->bus_lost)
+        message = g_strdup (bus_gone_text (self));
+      else
+        message = g_strdup_printf ("There is no system bus to reach filemond on (%s).", error->message);
       set_status (self, FMV_LIVE_NO_BUS, message);
+      schedule_bus_retry (self);
       return;
     }
+  g_debug ("connected to the system bus");
+  self->bus = bus;
+  self->bus_lost = FALSE;
+  self->bus_retry_ms = 0;
+  /* Already FALSE for a connection of our own; said here because it is the point. */
+  g_dbus_connection_set_exit_on_close (self->bus, FALSE);
+  g_signal_connect (self->bus, "closed", G_CALLBACK (bus_closed_cb), self);
+  set_status (self, FMV_LIVE_CONNECTING, "Looking for filemond…");
   /* AUTO_START: where filemond is D-Bus activatable, opening the viewer starts it, as the
    * first call of any client would. */
   self->watch_id = g_bus_watch_name_on_connection (self->bus, FM_BUS_NAME,
                                                    G_BUS_NAME_WATCHER_FLAGS_AUTO_START,
                                                    name_appeared_cb, name_vanished_cb,
                                                    self, NULL);
+}
+
+static void
+connect_bus (FmvLive *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *address = NULL;
+
+  g_clear_handle_id (&self->bus_retry_source, g_source_remove);
+  if (self->bus != NULL || self->bus_pending)
+    return;
+  /* $DBUS_SYSTEM_BUS_ADDRESS or the well-known socket: no I/O here. */
+  address = g_dbus_address_get_for_bus_sync (G_BUS_TYPE_SYSTEM, NULL, &error);
+  if (address == NULL)
+    {
+      set_status (self, FMV_LIVE_NO_BUS, error->message);
+      return;
+    }
+  self->bus_pending = TRUE;
+  self->bus_cancellable = g_cancellable_new ();
+  if (!self->bus_lost)
+    set_status (self, FMV_LIVE_CONNECTING, "Connecting to the system bus…");
+  g_dbus_connection_new_for_address (address,
+                                     G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+                                     G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+                                     NULL, self->bus_cancellable, bus_ready_cb, g_object_ref (self));
 }
 
 void
@@ -444,12 +561,7 @@ fmv_live_connect (FmvLive *self)
 
   if (self->bus == NULL)
     {
-      if (!self->bus_pending)
-        {
-          self->bus_pending = TRUE;
-          set_status (self, FMV_LIVE_CONNECTING, "Connecting to the system bus…");
-          g_bus_get (G_BUS_TYPE_SYSTEM, NULL, bus_ready_cb, g_object_ref (self));
-        }
+      connect_bus (self);
       return;
     }
   if (self->proxy != NULL && self->stream == NULL)
@@ -561,6 +673,11 @@ fmv_live_dispose (GObject *object)
       self->watch_id = 0;
     }
   drop_daemon (self);
+  g_clear_handle_id (&self->bus_retry_source, g_source_remove);
+  g_cancellable_cancel (self->bus_cancellable);
+  g_clear_object (&self->bus_cancellable);
+  if (self->bus != NULL)
+    g_signal_handlers_disconnect_by_data (self->bus, self);
   g_clear_object (&self->bus);
 
   G_OBJECT_CLASS (fmv_live_parent_class)->dispose (object);

@@ -742,7 +742,7 @@ test_list_find_row_maps_back (void)
       g_assert_true (fmv_event_list_find_row (list, fmv_event_list_get_row (list, p), &position));
       g_assert_cmpuint (position, ==, p);
     }
-  fmv_event_list_set_sort (list, FMV_COLUMN_PATH, TRUE);
+  fmv_event_list_set_sort (list, FMV_COLUMN_TIME, TRUE);
   fmv_event_list_wait (list);
   g_assert_true (fmv_event_list_find_row (list, fmv_event_list_get_row (list, 17), &position));
   g_assert_cmpuint (position, ==, 17);
@@ -770,6 +770,84 @@ test_list_set_store_replaces_rows (void)
   assert_list_is (list, store, "result>=0");
   fmv_event_list_set_store (list, empty);
   fmv_event_list_wait (list);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 0);
+}
+
+/* What a window's "resetting" handler sees: the rows as they were. It reads the selected
+ * row there, and GtkSingleSelection unselects it; both need the old count. */
+typedef struct {
+  guint n_at_resetting;
+  gboolean in_reset;
+  guint n_resets;
+} ResetWatch;
+
+static void
+watch_resetting_cb (FmvEventList *list,
+                    ResetWatch   *watch)
+{
+  g_assert_false (watch->in_reset);
+  watch->in_reset = TRUE;
+  watch->n_at_resetting = g_list_model_get_n_items (G_LIST_MODEL (list));
+  /* the last row shown so far is still there to read */
+  if (watch->n_at_resetting > 0)
+    (void) fmv_event_list_get_row (list, watch->n_at_resetting - 1);
+}
+
+static void
+watch_reset_cb (FmvEventList *list,
+                gboolean      everything,
+                ResetWatch   *watch)
+{
+  g_assert_true (watch->in_reset);
+  watch->in_reset = FALSE;
+  watch->n_resets++;
+}
+
+static void
+watch_items_changed_cb (GListModel *model,
+                        guint       position,
+                        guint       removed,
+                        guint       added,
+                        ResetWatch *watch)
+{
+  if (watch->in_reset)
+    g_assert_cmpuint (position + removed, <=, watch->n_at_resetting);
+}
+
+static void
+test_list_resetting_comes_before_the_rows_change (void)
+{
+  g_autoptr(FmvStore) store = store_with (3000);
+  g_autoptr(FmvEventList) list = fmv_event_list_new (store);
+  g_autoptr(FmvStore) empty = fmv_store_new ();
+  ResetWatch watch = { 0 };
+
+  g_signal_connect (list, "resetting", G_CALLBACK (watch_resetting_cb), &watch);
+  g_signal_connect (list, "reset", G_CALLBACK (watch_reset_cb), &watch);
+  g_signal_connect (list, "items-changed", G_CALLBACK (watch_items_changed_cb), &watch);
+
+  /* newest first (a job lands), new rows merged in at the top, then arrival order again */
+  fmv_event_list_set_sort (list, FMV_COLUMN_TIME, TRUE);
+  fmv_event_list_wait (list);
+  g_assert_cmpuint (watch.n_resets, ==, 1);
+  for (guint i = 3000; i < 3100; i++)
+    {
+      FmvTestEvent t;
+
+      fmv_test_event (&t, i);
+      g_assert_true (fmv_store_append (store, &t.event, NULL));
+    }
+  fmv_event_list_update_now (list);
+  g_assert_cmpuint (watch.n_resets, ==, 2);
+  fmv_event_list_set_sort (list, FMV_COLUMN_NONE, FALSE);
+  g_assert_cmpuint (watch.n_resets, ==, 3);
+
+  /* Clear: the window gives the list an empty store */
+  fmv_event_list_set_sort (list, FMV_COLUMN_PID, FALSE);
+  fmv_event_list_wait (list);
+  fmv_event_list_set_store (list, empty);
+  fmv_event_list_wait (list);
+  g_assert_false (watch.in_reset);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 0);
 }
 
@@ -852,7 +930,7 @@ test_capture_saves_the_rows_shown (void)
   int fd;
 
   g_assert_true (fmv_event_list_set_filter (list, "result<0", NULL));
-  fmv_event_list_set_sort (list, FMV_COLUMN_PATH, TRUE);
+  fmv_event_list_set_sort (list, FMV_COLUMN_TIME, TRUE);
   fmv_event_list_wait (list);
   rows = fmv_event_list_dup_shown_rows (list);
   g_assert_cmpuint (rows->len, ==, g_list_model_get_n_items (G_LIST_MODEL (list)));
@@ -1203,6 +1281,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/viewer/list/finds-failures-both-ways", test_list_finds_failures_both_ways);
   g_test_add_func ("/viewer/list/find-row-maps-back", test_list_find_row_maps_back);
   g_test_add_func ("/viewer/list/set-store-replaces-rows", test_list_set_store_replaces_rows);
+  g_test_add_func ("/viewer/list/resetting-comes-before-the-rows-change",
+                   test_list_resetting_comes_before_the_rows_change);
   g_test_add_func ("/viewer/row/shows-duration-user-tid-ppid-and-process",
                    test_row_shows_duration_user_tid_ppid_and_process);
   g_test_add_func ("/viewer/capture/round-trip", test_capture_round_trip);

@@ -49,7 +49,7 @@ head -n 2000 "$tmp/made.jsonl" | sed -e "s/\"pid\":[0-9]*/\"pid\":$viewer/" > "$
 session=$(tr '\0' '\n' < "/proc/$viewer/environ" | sed -n 's/^DBUS_SESSION_BUS_ADDRESS=//p')
 [ -n "$session" ] || fail "the viewer has no session bus"
 DBUS_SESSION_BUS_ADDRESS=$session HOME=$tmp/home-root XDG_RUNTIME_DIR=$tmp/home-root/runtime \
-  GDK_BACKEND=x11 "$VIEWER" "$tmp/same-pid.jsonl" >>"$tmp/viewer.log" 2>&1 || fail "the viewer did not take the file"
+  GDK_BACKEND=x11 G_DEBUG="$VIEWER_G_DEBUG" "$VIEWER" "$tmp/same-pid.jsonl" >>"$tmp/viewer.log" 2>&1 || fail "the viewer did not take the file"
 wait_for_log "$tmp" "list shows 2000 of 2000 events" 60
 stop_viewer
 

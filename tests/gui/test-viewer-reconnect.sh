@@ -24,15 +24,6 @@ cleanup() {
   stop_daemon
 }
 
-start_daemon() {
-  FILEMON_FAKE_STAP_FIXTURE=$FILEMON_SOURCE_DIR/tests/gui/fixtures/failures.out \
-  FILEMON_FAKE_STAP_AFTER=hang \
-    setpriv --pdeathsig TERM -- "$FILEMON_BUILD_DIR/daemon/filemond" --config="$FILEMOND_CONFIG" \
-    >>"$tmp/filemond.log" 2>&1 &
-  daemon_pid=$!
-  gdbus wait --system --timeout 20 org.filemond.Filemond1 || { cat "$tmp/filemond.log"; fail "filemond did not start"; }
-}
-
 stop_daemon() {
   [ -n "$daemon_pid" ] || return 0
   kill -TERM "$daemon_pid" 2>/dev/null
@@ -48,11 +39,6 @@ stop_daemon() {
   [ "$status" = 0 ] || fail "filemond exited with $status on SIGTERM"
 }
 
-start_capture() {
-  gdbus call --system --dest org.filemond.Filemond1 --object-path /org/filemond/Filemond1 \
-    --method org.filemond.Filemond1.Start '{}' >/dev/null || fail "Start failed"
-  wait_state running 60
-}
 trap cleanup EXIT
 
 export G_MESSAGES_DEBUG=filemon-viewer
@@ -69,7 +55,7 @@ grep 'status page: ' "$tmp/viewer.log" | tail -n 1 | grep -q 'systemctl start fi
 [ "$(red_pixels "$tmp/absent.png")" -lt 50 ] || fail "red on screen without a daemon"
 
 # --- it appears --------------------------------------------------------------------------
-start_daemon
+start_fixture_daemon "$tmp"
 start_capture
 park_pointer
 wait_for_red "$tmp" 300 60 appeared
@@ -88,7 +74,7 @@ screenshot "$tmp/gone.png"
 [ "$(last_status "$tmp")" = "240 events" ] || fail "without the daemon the status bar says '$(last_status "$tmp")'"
 wait_for_log "$tmp" 'info bar: filemond stopped' 60
 
-start_daemon
+start_fixture_daemon "$tmp"
 start_capture
 for _ in $(seq 300); do
   [ "$(grep -c 'event stream open' "$tmp/viewer.log")" -ge 2 ] && break

@@ -12,6 +12,7 @@
 VIEWER=$FILEMON_BUILD_DIR/client-gtk/filemon-viewer
 CONVERT=/usr/bin/convert      # /usr/local/bin/convert may be a stand-in
 IMPORT=/usr/bin/import
+VIEWER_G_DEBUG=fatal-criticals,fatal-warnings
 # The rows, on the 1280x800 screen with the window at 0,0 (no window manager): below the
 # column headers (y 123) and above the status bar (y 733), inside the window's border.
 LIST_AREA=1268x606+6+124
@@ -41,6 +42,8 @@ start_xvfb() {
 
 # start_viewer DIR USER ARGS...: the viewer as USER (root or an unprivileged one) in its
 # own session bus and process group; sets VIEWER_PID (the group), output in DIR/viewer.log.
+# Any GLib critical or warning aborts it (G_DEBUG), so a test that logs one fails at
+# the step that caused it, and not only when check_log_clean reads the log at the end.
 start_viewer() {
   local dir=$1 user=$2 home
   shift 2
@@ -55,6 +58,7 @@ start_viewer() {
   setsid "${drop[@]}" env -u WAYLAND_DISPLAY HOME="$home" XDG_RUNTIME_DIR="$home/runtime" \
     XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" XDG_DATA_HOME="$home/data" XDG_STATE_HOME="$home/state" \
     GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 G_MESSAGES_DEBUG=filemon-viewer \
+    G_DEBUG="$VIEWER_G_DEBUG" \
     dbus-run-session -- "$VIEWER" "$@" >>"$dir/viewer.log" 2>&1 &
   VIEWER_PID=$!
 }
@@ -98,10 +102,11 @@ open_generated_capture() {
   wait_for_window "$tmp" "$name" 60
 }
 
+# KEEP_TMP=1 keeps $tmp (the viewer's log, screenshots) to look at after a failure.
 end_file_test() {
   stop_viewer
   stop_xvfb
-  rm -rf "$tmp"
+  [ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"
 }
 
 stop_viewer() {
@@ -298,6 +303,25 @@ daemon_property() {
   gdbus call --system --dest org.filemond.Filemond1 --object-path /org/filemond/Filemond1 \
     --method org.freedesktop.DBus.Properties.Get org.filemond.Filemond1 "$1" 2>/dev/null |
     sed -e 's/^(<\(.*\)>,)$/\1/'
+}
+
+# start_fixture_daemon DIR: filemond on the harness's bus (with-bus.sh --no-daemon), its
+# fake stap replaying the failures fixture and then hanging, output in DIR/filemond.log;
+# sets daemon_pid and returns once filemond owns its name.
+start_fixture_daemon() {
+  FILEMON_FAKE_STAP_FIXTURE=$FILEMON_SOURCE_DIR/tests/gui/fixtures/failures.out \
+  FILEMON_FAKE_STAP_AFTER=hang \
+    setpriv --pdeathsig TERM -- "$FILEMON_BUILD_DIR/daemon/filemond" --config="$FILEMOND_CONFIG" \
+    >>"$1/filemond.log" 2>&1 &
+  daemon_pid=$!
+  gdbus wait --system --timeout 20 org.filemond.Filemond1 || { cat "$1/filemond.log"; fail "filemond did not start"; }
+}
+
+# start_capture: filemond's Start, until it runs.
+start_capture() {
+  gdbus call --system --dest org.filemond.Filemond1 --object-path /org/filemond/Filemond1 \
+    --method org.filemond.Filemond1.Start '{}' >/dev/null || fail "Start failed"
+  wait_state running 60
 }
 
 # wait_state STATE TIMEOUT: until filemond's State is STATE.
