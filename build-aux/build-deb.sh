@@ -1,6 +1,6 @@
 #!/bin/sh
 # build-deb.sh [--lintian] [OUTDIR]: builds the Debian packages filemon and filemon-viewer
-# (debian/) from the files git tracks, in a temporary copy of the tree, so that nothing is
+# (debian/) from the files git tracks, in a temporary copy of them, so that nothing is
 # written into the source tree; the .deb files (and .changes, .buildinfo) go to OUTDIR, the
 # current directory by default. Installs the missing build dependencies first
 # (build-aux/debian-packages.txt). --lintian: then runs lintian on the result and fails on
@@ -17,12 +17,14 @@ out=$(mkdir -p "${1:-.}" && cd "${1:-.}" && pwd)
 "$top/build-aux/install-deps.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/filemon-deb.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
 # dpkg-buildpackage writes its results next to the tree: the tree is one level down.
 mkdir "$work/src"
-# the files git tracks or would (not ignored), as they are in the work tree: uncommitted
-# changes are built too, build directories are not copied
-(cd "$top" && git ls-files -z --cached --others --exclude-standard |
+# the files git tracks, as they are in the work tree (uncommitted changes included; a new
+# file counts once it is added); build directories and other untracked files stay behind
+(cd "$top" && git ls-files -z --cached |
+  xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
   xargs -0 cp -a --parents -t "$work/src")
 
 # nocheck: the project's own suite is the test (debian/rules says why); -j: the machine's CPUs
@@ -35,5 +37,6 @@ if $run_lintian; then
   lintian --fail-on error,warning "$changes"
 fi
 cd "$work"
-cp filemon_*.deb filemon-viewer_*.deb filemon_*.changes filemon_*.buildinfo "$out/"
+# the debug symbols too (filemon-dbgsym, filemon-viewer-dbgsym): the .changes lists them
+cp ./*.deb filemon_*.changes filemon_*.buildinfo "$out/"
 ls -l "$out"/filemon*_*.deb
