@@ -12,25 +12,7 @@
 #include <string.h>
 
 #include "filemond-config.h"
-
-/* @s for roff: a minus is \- (a hyphen otherwise), a backslash \e; a line starting with
- * a dot or a quote would be a request: \& keeps it text. */
-static void
-append_roff (GString    *out,
-             const char *s)
-{
-  if (*s == '.' || *s == '\'')
-    g_string_append (out, "\\&");
-  for (; *s != '\0'; s++)
-    {
-      if (*s == '-')
-        g_string_append (out, "\\-");
-      else if (*s == '\\')
-        g_string_append (out, "\\e");
-      else
-        g_string_append_c (out, *s);
-    }
-}
+#include "fm-roff.h"
 
 static char *
 keys_man (void)
@@ -47,14 +29,14 @@ keys_man (void)
           group = info.group;
         }
       g_string_append_printf (out, ".TP\n.BI %s= %s\n", info.key, info.value_kind);
-      append_roff (out, info.help);
+      fm_roff_append (out, info.help);
       g_string_append (out, "\n.br\nDefault: ");
-      append_roff (out, info.default_value);
+      fm_roff_append (out, info.default_value);
       if (info.range != NULL)
         {
           g_string_append (out, g_str_equal (info.value_kind, "NUMBER") ||
                                 g_str_equal (info.value_kind, "SIZE") ? "; range: " : "; one of: ");
-          append_roff (out, info.range);
+          fm_roff_append (out, info.range);
         }
       g_string_append (out, ".\n");
       fmd_config_key_clear (&info);
