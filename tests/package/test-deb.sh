@@ -3,7 +3,7 @@
 # (build-aux/build-deb.sh, which never writes into the source tree), fails on any lintian
 # error or warning, and checks what the packages hold and do: the files of issue 34's list,
 # the group's sysusers file run from postinst, the unit neither enabled nor started, the
-# dependencies. TAP.
+# dependencies; then installs, removes and purges them in a throwaway overlay of /. Root. TAP.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mktemp -d "${TMPDIR:-/tmp}/filemon-deb-test.XXXXXX")
@@ -65,6 +65,13 @@ check "postinst/creates-the-group" 'grep -q "systemd-sysusers.* filemon.conf" "$
 check "postinst/leaves-the-unit-disabled" 'grep -q "debian-installed .filemond.service" "$out/control/postinst"'
 check "postinst/does-not-start" '! grep -qE "deb-systemd-invoke (start|restart) " "$out/control/postinst"'
 check "prerm/stops-on-remove" 'grep -q "deb-systemd-invoke stop filemond.service" "$out/control/prerm"'
+
+# installed for real, in a throwaway overlay of / (the host is not touched)
+install_log=$(unshare --mount --propagation private "$top/tests/package/install-in-overlay.sh" \
+  "$deb" "$viewer" 2>&1)
+rc=$?
+sed 's/^/# /' <<<"$install_log"
+check "installs-creates-the-group-and-purges" '[ "$rc" -eq 0 ] && grep -q "removed and purged" <<<"$install_log"'
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
