@@ -11,21 +11,7 @@
 #include <string.h>
 
 #include "fm-event-fields.h"
-
-/* @s for roff: a minus is \- (a hyphen otherwise), a backslash \e. */
-static void
-append_roff (GString *out, const char *s)
-{
-  for (; *s != '\0'; s++)
-    {
-      if (*s == '-')
-        g_string_append (out, "\\-");
-      else if (*s == '\\')
-        g_string_append (out, "\\e");
-      else
-        g_string_append_c (out, *s);
-    }
-}
+#include "fm-roff.h"
 
 static char *
 fields_man (void)
@@ -35,7 +21,7 @@ fields_man (void)
   for (guint i = 0; i < FM_N_FIELDS; i++)
     {
       g_string_append_printf (out, ".TP\n.B %s\n", fm_event_fields[i].filter_name);
-      append_roff (out, fm_event_fields[i].help);
+      fm_roff_append (out, fm_event_fields[i].help);
       g_string_append (out, "\n");
     }
   /* the template's line ends after the placeholder */

@@ -31,24 +31,139 @@ typedef struct {
   guint64 max;
   gsize offset;       /* into FmdConfig */
   gsize size;         /* of the field, for numbers */
+  const char *help;   /* filemond.conf(5) is generated from it (filemond-conf-gen.c) */
 } KeySpec;
 
-#define NUM(g, k, kind, lo, hi, field) \
-  { g, k, kind, lo, hi, G_STRUCT_OFFSET (FmdConfig, field), sizeof (((FmdConfig *) 0)->field) }
+#define NUM(g, k, kind, lo, hi, field, help) \
+  { g, k, kind, lo, hi, G_STRUCT_OFFSET (FmdConfig, field), sizeof (((FmdConfig *) 0)->field), help }
+#define STR(g, k, kind, field, help) \
+  { g, k, kind, 0, 0, G_STRUCT_OFFSET (FmdConfig, field), 0, help }
 
+/* The one table of keys: the parser, the man page and its test read it. */
 static const KeySpec keys[] = {
-  NUM ("Buffer", "Events", KEY_COUNT, 1000, 100000000, buffer_events),
-  NUM ("Buffer", "Bytes", KEY_BYTES, MIB, 64 * GIB, buffer_bytes),
-  NUM ("Daemon", "IdleTimeoutSec", KEY_COUNT, 0, 86400, idle_timeout_sec),
-  NUM ("Daemon", "SaveStallSec", KEY_COUNT, 1, 3600, save_stall_sec),
-  { "Daemon", "DefaultBackend", KEY_BACKEND, 0, 0, G_STRUCT_OFFSET (FmdConfig, default_backend), 0 },
-  NUM ("Subscribers", "QueueEvents", KEY_COUNT, 16, 16777216, subscriber_queue_events),
-  NUM ("Subscribers", "StreamBufferBytes", KEY_BYTES, 64 * KIB, 16 * MIB, stream_buffer_bytes),
-  { "Stap", "Path", KEY_ABS_PATH, 0, 0, G_STRUCT_OFFSET (FmdConfig, stap_path), 0 },
-  NUM ("Stap", "BufferMB", KEY_COUNT, 1, 4095, stap_buffer_mb),
-  { "Stap", "CheckKernel", KEY_BOOL, 0, 0, G_STRUCT_OFFSET (FmdConfig, stap_check_kernel), 0 },
-  NUM ("Bpf", "RingBufferMB", KEY_COUNT, 1, 4095, bpf_ringbuf_mb),
+  NUM ("Buffer", "Events", KEY_COUNT, 1000, 100000000, buffer_events,
+       "Most events the ring buffer keeps. When it is full, the oldest go and are counted "
+       "in the OverwrittenCount property."),
+  NUM ("Buffer", "Bytes", KEY_BYTES, MIB, 64 * GIB, buffer_bytes,
+       "Most bytes the ring buffer keeps, events encoded. Whichever of Events and Bytes is "
+       "reached first makes the oldest events go."),
+  NUM ("Daemon", "IdleTimeoutSec", KEY_COUNT, 0, 86400, idle_timeout_sec,
+       "Exit after this many seconds with no capture, no subscriber and no open stream; "
+       "D-Bus activation starts filemond again on the next call. 0 means never exit when "
+       "idle. The buffered events of a stopped capture are lost when it exits."),
+  NUM ("Daemon", "SaveStallSec", KEY_COUNT, 1, 3600, save_stall_sec,
+       "A Save whose reader takes nothing for this many seconds is abandoned (the call "
+       "fails with Io), so that a reader that never reads cannot hold a save slot."),
+  STR ("Daemon", "DefaultBackend", KEY_BACKEND, default_backend,
+       "What Start's backend \"auto\" (or no backend) means: auto (stap when it can run "
+       "here, else bpf), stap or bpf."),
+  NUM ("Subscribers", "QueueEvents", KEY_COUNT, 16, 16777216, subscriber_queue_events,
+       "Most events queued for one subscriber of the Events signal; one that keeps "
+       "overflowing is unsubscribed."),
+  NUM ("Subscribers", "StreamBufferBytes", KEY_BYTES, 64 * KIB, 16 * MIB, stream_buffer_bytes,
+       "Most bytes buffered for one OpenStream reader, kernel memory held whether or not "
+       "the reader reads; a reader that falls further behind gets a gap record with the "
+       "exact count of what it missed."),
+  STR ("Stap", "Path", KEY_ABS_PATH, stap_path,
+       "The SystemTap driver (an absolute path)."),
+  NUM ("Stap", "BufferMB", KEY_COUNT, 1, 4095, stap_buffer_mb,
+       "stap -s: the kernel-side buffer of the SystemTap module in MiB."),
+  STR ("Stap", "CheckKernel", KEY_BOOL, stap_check_kernel,
+       "Before using stap, check that the kernel can load its modules (module support and "
+       "a build tree under /lib/modules); false trusts Path alone (a stap wrapper that runs "
+       "elsewhere, or a test's stand-in)."),
+  NUM ("Bpf", "RingBufferMB", KEY_COUNT, 1, 4095, bpf_ringbuf_mb,
+       "The BPF ring buffer in MiB, rounded up to a power of two: the events recorded while "
+       "filemond waits for a CPU, about 4 400 a MiB. Raise it where DroppedCount grows "
+       "during bursts; each MiB counts twice in filemond's resident memory."),
 };
+
+/* "268435456" -> "256M": the largest suffix that divides exactly. */
+static char *
+format_bytes (guint64 n)
+{
+  if (n != 0 && n % GIB == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT "G", n / GIB);
+  if (n != 0 && n % MIB == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT "M", n / MIB);
+  if (n != 0 && n % KIB == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT "K", n / KIB);
+  return g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+}
+
+static char *
+format_number (const KeySpec *spec,
+               guint64        n)
+{
+  return spec->kind == KEY_BYTES ? format_bytes (n)
+                                 : g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+}
+
+gboolean
+fmd_config_key_info (guint         index,
+                     FmdConfigKey *info)
+{
+  g_autoptr(FmdConfig) defaults = NULL;
+  const KeySpec *spec;
+  const guint8 *field;
+
+  g_return_val_if_fail (info != NULL, FALSE);
+
+  if (index >= G_N_ELEMENTS (keys))
+    return FALSE;
+
+  spec = &keys[index];
+  defaults = fmd_config_new_default ();
+  field = (const guint8 *) defaults + spec->offset;
+  info->group = spec->group;
+  info->key = spec->key;
+  info->help = spec->help;
+  info->range = NULL;
+
+  switch (spec->kind)
+    {
+    case KEY_COUNT:
+    case KEY_BYTES:
+      {
+        guint64 n = spec->size == sizeof (guint64) ? *(const guint64 *) field
+                                                   : *(const guint *) field;
+        g_autofree char *lo = format_number (spec, spec->min);
+        g_autofree char *hi = format_number (spec, spec->max);
+
+        info->default_value = format_number (spec, n);
+        info->range = g_strdup_printf ("%s .. %s", lo, hi);
+        if (spec->kind == KEY_BYTES)
+          info->value_kind = "SIZE";
+        else
+          info->value_kind = "NUMBER";
+        break;
+      }
+    case KEY_ABS_PATH:
+      info->default_value = g_strdup (*(char * const *) field);
+      info->value_kind = "PATH";
+      break;
+    case KEY_BACKEND:
+      info->default_value = g_strdup (*(char * const *) field);
+      info->range = fmd_backend_names_list ();
+      info->value_kind = "BACKEND";
+      break;
+    case KEY_BOOL:
+      info->default_value = g_strdup (*(const gboolean *) field ? "true" : "false");
+      info->range = g_strdup ("true, false");
+      info->value_kind = "BOOLEAN";
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  return TRUE;
+}
+
+void
+fmd_config_key_clear (FmdConfigKey *info)
+{
+  g_clear_pointer (&info->default_value, g_free);
+  g_clear_pointer (&info->range, g_free);
+}
 
 const char *
 fmd_config_default_path (void)

@@ -2,31 +2,8 @@
  * defaults; a file that exists but is malformed, or holds an unknown group or key, or a
  * value out of range, is an error naming the line or key: the daemon refuses to start on it.
  *
- * Every key, its default and its range:
- *
- *   [Buffer]
- *   Events=1000000          most events the ring buffer holds (1000 .. 100000000)
- *   Bytes=256M              most bytes it holds, records encoded (1M .. 64G); a K, M or G
- *                           suffix means KiB, MiB, GiB. Whichever limit is hit first
- *                           makes the oldest events go (counted in OverwrittenCount).
- *   [Daemon]
- *   IdleTimeoutSec=60       exit after this many seconds with no capture, no subscriber
- *                           and no open stream (D-Bus activation starts it again);
- *                           0 = never exit when idle (0 .. 86400)
- *   DefaultBackend=auto     what Start's backend "auto" (or no backend) means: auto (stap
- *                           when it can run here, else bpf), stap or bpf
- *   [Subscribers]
- *   QueueEvents=65536       most events queued for one Events subscriber (16 .. 16777216)
- *   StreamBufferBytes=16M   most bytes buffered for one OpenStream reader (64K .. 1G;
- *                           suffixes as above)
- *   [Stap]
- *   Path=/usr/bin/stap      the SystemTap driver (an absolute path)
- *   BufferMB=64             stap -s, its kernel buffer in MiB (1 .. 4095)
- *   CheckKernel=true        before using stap, check that the kernel can load its modules
- *                           (module support, a build tree); false trusts Path= alone (a
- *                           stap wrapper that runs elsewhere, or a test's stand-in)
- *   [Bpf]
- *   RingBufferMB=8          the BPF ring buffer in MiB (1 .. 4095; rounded up to a power of 2)
+ * Every key, its default, its range and its meaning are in the one table of keys in
+ * filemond-config.c, from which filemond.conf(5) is generated (filemond-conf-gen.c).
  */
 #pragma once
 
@@ -73,6 +50,20 @@ FmdConfig *fmd_config_load_from_data (const char *data,
                                       const char *origin,
                                       GError    **error);
 void fmd_config_free (FmdConfig *config);
+
+/* One key of the configuration, as filemond.conf(5) documents it. */
+typedef struct {
+  const char *group;
+  const char *key;
+  const char *help;
+  const char *value_kind;   /* NUMBER, SIZE, PATH, BACKEND or BOOLEAN */
+  char *default_value;      /* as the file would spell it: "256M", "auto", "true" */
+  char *range;              /* "1000 .. 100000000", the choices, or NULL (a path) */
+} FmdConfigKey;
+
+/* Fills @info with the @index-th key of the parser's table; FALSE past the last one. */
+gboolean fmd_config_key_info (guint index, FmdConfigKey *info);
+void fmd_config_key_clear (FmdConfigKey *info);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmdConfig, fmd_config_free)
 

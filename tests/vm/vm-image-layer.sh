@@ -60,9 +60,9 @@ fi
 
 # A filemon group with an unprivileged member, and the shipped rule that lets the group in
 # (README, "Install").
-in_root groupadd --system filemon
+in_root groupadd --force --system filemon
 in_root useradd --create-home --shell /bin/bash --groups filemon fmuser
-in_root install -m 0644 /usr/share/doc/filemon/50-filemon.rules /etc/polkit-1/rules.d/
+in_root install -m 0644 /usr/share/doc/filemon/examples/50-filemon.rules /etc/polkit-1/rules.d/
 
 # The scenario runner: a oneshot unit after boot that runs the scenario the kernel command
 # line names and powers off (guest/README in filemon-vm-scenario.service).
