@@ -8,6 +8,14 @@ inside() { nsenter -t "$SYSTEMD_PID" -m -p -r -w "$@"; }
 as_fmtest() { inside setpriv --reuid=fmtest --regid=filemon --init-groups "$@"; }
 fail() { echo "FAIL: $*" >&2; inside systemctl status filemond --no-pager >&2 || true; inside journalctl -u filemond --no-pager -n 50 >&2 || true; exit 1; }
 
+# What polkit and NSS see inside is the test's alone, whatever the host has (an admin's
+# rule and a filemon group of its own made fmtest's Start refused here)
+[ "$(inside ls -A /etc/polkit-1/rules.d)" = 50-filemon.rules ] ||
+  fail "the container's polkit rules are not the test's: $(inside ls -A /etc/polkit-1/rules.d)"
+[ "$(inside getent group filemon)" = "filemon:x:64000:fmtest" ] ||
+  fail "the container's filemon group is not the test's: $(inside getent group filemon)"
+inside test ! -e /etc/filemond || fail "the host's /etc/filemond shows in the container"
+
 inside systemctl start filemond || fail "systemctl start filemond"
 [ "$(inside systemctl is-active filemond)" = active ] || fail "filemond is not active after systemctl start"
 inside systemctl status filemond --no-pager >/dev/null || fail "systemctl status filemond"

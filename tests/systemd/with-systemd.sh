@@ -43,10 +43,17 @@ if [ "${1:-}" = "--inner" ]; then
   # The project, installed as a distribution package would be: into the overlay only.
   meson install --no-rebuild --quiet -C "$builddir" --destdir "$root" >/dev/null
 
+  # Nothing of the host's own filemon setup shows through the overlay: an administrator's
+  # polkit rules, a filemon group or fmtest user of its own (without our member: polkit then
+  # refused fmtest's Start), its /etc/filemond. Deleting in the overlay hides them; the host
+  # keeps them.
+  find "$root/etc/polkit-1/rules.d" -mindepth 1 -delete 2>/dev/null || true
+  rm -rf "$root/etc/filemond"
+  sed -i -e '/^filemon:/d' -e '/^fmtest:/d' "$root/etc/group"
+  sed -i -e '/^fmtest:/d' "$root/etc/passwd"
   # A user in the filemon group, for the unprivileged client checks.
-  grep -q '^filemon:' "$root/etc/group" || echo "filemon:x:64000:fmtest" >> "$root/etc/group"
-  grep -q '^fmtest:' "$root/etc/passwd" || \
-    echo "fmtest:x:64000:64000:filemon test user:/nonexistent:/usr/sbin/nologin" >> "$root/etc/passwd"
+  echo "filemon:x:64000:fmtest" >> "$root/etc/group"
+  echo "fmtest:x:64000:64000:filemon test user:/nonexistent:/usr/sbin/nologin" >> "$root/etc/passwd"
   # The example rule, enabled the way the README tells administrators to.
   if [ -n "${FILEMON_RULES_FILE:-}" ]; then
     install -D -m 0644 "$FILEMON_RULES_FILE" "$root/etc/polkit-1/rules.d/50-filemon.rules"
