@@ -6,17 +6,8 @@
 set -uo pipefail
 gen=$1 filemonctl=$2 man_page=$3 completion=$4
 
-n=0
-failed=0
-check() {
-  n=$((n + 1))
-  if eval "$2"; then
-    echo "ok $n - /fields/$1"
-  else
-    echo "not ok $n - /fields/$1"
-    failed=$((failed + 1))
-  fi
-}
+TAP_PREFIX=/fields/
+. "$(dirname "$0")/../tap-check.sh"
 
 names=$("$gen" --names) || { echo "not ok 1 - the generator lists the fields"; echo "1..1"; exit 1; }
 help=$("$filemonctl" watch --help)
@@ -35,5 +26,4 @@ count=$(echo "$names" | wc -l)
 check "watch-help-lists-only-the-table" \
   '[ "$(sed -n "/^Fields of FILTER:/,\$p" <<<"$help" | grep -cE "^  [a-z0-9]+ ")" = "$count" ]'
 check "completion-lists-only-the-table" '[ "$(wc -w <<<"$words")" = "$count" ]'
-echo "1..$n"
-[ "$failed" = 0 ]
+tap_end

@@ -7,17 +7,8 @@ set -uo pipefail
 gen=$1 example=$2
 shift 2
 
-n=0
-failed=0
-check() {
-  n=$((n + 1))
-  if eval "$2"; then
-    echo "ok $n - /man/$1"
-  else
-    echo "not ok $n - /man/$1"
-    failed=$((failed + 1))
-  fi
-}
+TAP_PREFIX=/man/
+. "$(dirname "$0")/../tap-check.sh"
 
 conf_man=
 for page in "$@"; do
@@ -39,5 +30,4 @@ while read -r group key; do
   check "example/$key" 'awk -v g="$group" -v k="#$key=" '\''/^\[/ { in_g = ($0 == g) } in_g && index($0, k) == 1 { f = 1 } END { exit !f }'\'' "$example"'
 done <<<"$keys"
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_end

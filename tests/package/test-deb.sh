@@ -9,17 +9,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mktemp -d "${TMPDIR:-/tmp}/filemon-deb-test.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 
-n=0
-failed=0
-check() {
-  n=$((n + 1))
-  if eval "$2"; then
-    echo "ok $n - /package/$1"
-  else
-    echo "not ok $n - /package/$1"
-    failed=$((failed + 1))
-  fi
-}
+TAP_PREFIX=/package/
+. "$(dirname "$0")/../tap-check.sh"
 
 start=$(date +%s)
 "$top/build-aux/build-deb.sh" --lintian "$out" >"$out/build.log" 2>&1
@@ -73,5 +64,4 @@ rc=$?
 sed 's/^/# /' <<<"$install_log"
 check "installs-creates-the-group-and-purges" '[ "$rc" -eq 0 ] && grep -q "removed and purged" <<<"$install_log"'
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_end
