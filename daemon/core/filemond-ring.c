@@ -10,8 +10,8 @@
  * Retired chunks that snapshots hold wait in a list for that. The string table itself
  * is referenced by the snapshots too, so a ring freed during a save leaves it to them.
  *
- * Snapshots and the byte bound: a snapshot lets go of each chunk as soon as its reader
- * has passed it, so a save that keeps up pins little. One that does not (its reader
+ * Snapshots and the byte bound: a snapshot lets go of each event's strings and each chunk
+ * as soon as its reader has passed them, so a save that keeps up pins little. One that does not (its reader
  * stalls, or reads slower than the capture overwrites) would pin every chunk and every
  * string from its start for as long as it lasts, and the ring would grow past its bound
  * by whatever the capture adds meanwhile: with distinct long paths, hundreds of MB. So
@@ -357,24 +357,28 @@ tail_chunk (FmdRing *ring)
   return push_chunk (ring);
 }
 
+/* Drops the ring's references to the snapshots their owners freed. */
+static void
+forget_finished_snapshots (FmdRing *ring)
+{
+  for (guint i = ring->snapshots->len; i > 0; i--)
+    if (g_atomic_int_get (&((FmdRingSnapshot *) g_ptr_array_index (ring->snapshots, i - 1))->finished))
+      g_ptr_array_remove_index_fast (ring->snapshots, i - 1);
+}
+
 /* Revokes the snapshots whose reader still needs an event before @seq; TRUE when one
- * still does (revoked now or before, its reader not done yet). Forgets the snapshots
- * their owners freed. */
+ * still does (revoked now or before, its reader not done yet). */
 static gboolean
 revoke_pinning (FmdRing *ring,
                 guint64  seq)
 {
   gboolean pinned = FALSE;
 
-  for (guint i = ring->snapshots->len; i > 0; i--)
+  forget_finished_snapshots (ring);
+  for (guint i = 0; i < ring->snapshots->len; i++)
     {
-      FmdRingSnapshot *snap = g_ptr_array_index (ring->snapshots, i - 1);
+      FmdRingSnapshot *snap = g_ptr_array_index (ring->snapshots, i);
 
-      if (g_atomic_int_get (&snap->finished))
-        {
-          g_ptr_array_remove_index_fast (ring->snapshots, i - 1);
-          continue;
-        }
       if (snapshot_pinned_seq (snap) >= seq)
         continue;
       pinned = TRUE;
@@ -576,9 +580,7 @@ fmd_ring_snapshot (FmdRing           *ring,
   guint64 start = MAX (since_seq, ring->first_seq);
 
   /* those whose owners are done go here too, not only when the ring is over its bound */
-  for (guint i = ring->snapshots->len; i > 0; i--)
-    if (g_atomic_int_get (&((FmdRingSnapshot *) g_ptr_array_index (ring->snapshots, i - 1))->finished))
-      g_ptr_array_remove_index_fast (ring->snapshots, i - 1);
+  forget_finished_snapshots (ring);
 
   g_atomic_ref_count_init (&snap->ref_count);
   snap->strings = fm_strtab_ref (ring->strings);
