@@ -366,10 +366,10 @@ write_snapshot (SaveData      *save,
         return FALSE;
     }
 
-  if (fmd_ring_snapshot_is_revoked (save->snapshot))
-    return FALSE;
+  /* a revoked snapshot ends the loop early; its revoke cancelled @cancellable, so flush()
+   * stops at once and the caller says why */
   return flush (save, buf, cancellable, error) &&
-         (save->kind != FD_REGULAR || write_back (save, error));
+         (save->unsynced == 0 || write_back (save, error));
 }
 
 static gpointer
