@@ -58,7 +58,6 @@ struct _FmdLimits {
   GHashTable *calls;        /* "name serial" of calls in progress */
   GHashTable *refusals;     /* "uid action" -> when polkit last refused it (monotonic) */
   guint n_calls;
-  guint n_calls_not_root;
   guint64 unread;           /* sum of sent - acked over the peers */
   guint64 n_refused;
 };
@@ -116,17 +115,22 @@ account_peer (FmdLimits *self,
     {
       user->n_calls += peer->n_calls;
       user->unread += unread;
-      if (peer->uid != 0)
-        self->n_calls_not_root += peer->n_calls;
     }
   else
     {
       user->n_calls -= peer->n_calls;
       user->unread -= unread;
-      if (peer->uid != 0)
-        self->n_calls_not_root -= peer->n_calls;
       forget_user_if_idle (self, peer->uid);
     }
+}
+
+/* Calls in progress of everyone but root. */
+static guint
+calls_not_root (FmdLimits *self)
+{
+  User *root = g_hash_table_lookup (self->users, GUINT_TO_POINTER (0));
+
+  return self->n_calls - (root != NULL ? root->n_calls : 0);
 }
 
 /* A peer named in a callback that may outlive it (a Ping's or its uid's answer). */
@@ -539,7 +543,7 @@ check_call_locked (FmdLimits    *self,
       return FALSE;
     }
   if (self->n_calls >= FMD_LIMIT_CALLS ||
-      (peer->uid != 0 && self->n_calls_not_root >= FMD_LIMIT_CALLS - FMD_LIMIT_CALLS_ROOT_RESERVE))
+      (peer->uid != 0 && calls_not_root (self) >= FMD_LIMIT_CALLS - FMD_LIMIT_CALLS_ROOT_RESERVE))
     {
       *why = g_strdup ("filemond has as many calls in progress as it takes; try again in a "
                        "moment");
@@ -583,8 +587,6 @@ incoming_locked (FmdLimits    *self,
   peer->n_calls++;
   user_of (self, peer)->n_calls++;
   self->n_calls++;
-  if (peer->uid != 0)
-    self->n_calls_not_root++;
   g_hash_table_add (self->calls, call_key (sender, g_dbus_message_get_serial (message)));
 
   if (refused_lately)
@@ -624,8 +626,6 @@ outgoing_locked (FmdLimits    *self,
           peer->n_calls--;
           user_of (self, peer)->n_calls--;
           self->n_calls--;
-          if (peer->uid != 0)
-            self->n_calls_not_root--;
         }
     }
 
