@@ -61,7 +61,6 @@ struct _FmdService {
   guint private_changed_id;
 
   GCancellable *saves_cancellable;
-  guint n_saves;
   GHashTable *saves_by_peer;   /* unique name -> number of its saves in progress */
   FmdQuota *saves_quota;
 
@@ -250,7 +249,7 @@ is_idle (FmdService *self)
   return (state == FMD_STATE_IDLE || state == FMD_STATE_FAILED) &&
          fmd_subscribers_get_n_subscribers (self->subscribers) == 0 &&
          fmd_streams_get_n_streams (self->streams) == 0 &&
-         self->n_saves == 0;
+         fmd_quota_get_n_taken (self->saves_quota) == 0;
 }
 
 static gboolean
@@ -520,7 +519,6 @@ count_save (FmdService *self,
 {
   guint n = peer_saves (self, peer) + delta;
 
-  self->n_saves += delta;
   if (n == 0)
     g_hash_table_remove (self->saves_by_peer, peer);
   else
