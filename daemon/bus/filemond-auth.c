@@ -160,11 +160,11 @@ check_action (GDBusConnection       *connection,
   g_autoptr(PolkitAuthorizationResult) result = NULL;
   g_autoptr(GError) error = NULL;
   guint32 uid = G_MAXUINT32;
+  gboolean have_uid = caller_uid (connection, invocation, &uid, &error);
 
   if (g_dbus_message_get_flags (message) & G_DBUS_MESSAGE_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION)
     flags |= POLKIT_CHECK_AUTHORIZATION_FLAGS_ALLOW_USER_INTERACTION;
-  else if (caller_uid (connection, invocation, &uid, NULL) &&
-           fmd_limits_refused_lately (limits, uid, action))
+  else if (have_uid && fmd_limits_refused_lately (limits, uid, action))
     {
       *challenge = FALSE;
       return CHECK_REFUSED;
@@ -172,8 +172,9 @@ check_action (GDBusConnection       *connection,
 
   /* This is a GIO worker thread: the synchronous call iterates its own context and leaves
    * the main loop alone, however long an authentication dialog takes. */
-  authority = polkit_authority_get_sync (NULL, &error);
-  if (authority != NULL && caller_uid (connection, invocation, &uid, &error))
+  if (have_uid)
+    authority = polkit_authority_get_sync (NULL, &error);
+  if (authority != NULL)
     subject = caller_subject (connection, session_bus, invocation, uid, &error);
   if (subject != NULL)
     result = polkit_authority_check_authorization_sync (authority, subject, action, NULL,
