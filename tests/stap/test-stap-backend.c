@@ -344,6 +344,17 @@ test_precompiled_module_is_loaded_with_staprun (void)
   g_assert_nonnull (module);
   /* SystemTap's name of the module, which staprun looks for inside it */
   g_assert_true (g_str_has_suffix (module, "/stap_fake.ko"));
+  /* a second precompile (the unit at the next boot) finds it and runs no stap, whose -p4
+   * would have copied a new module over it */
+  g_assert_true (g_file_set_contents (module, "kept", -1, &error));
+  g_assert_true (fmd_stap_precompile (config, NULL, NULL, &error));
+  g_assert_no_error (error);
+  {
+    g_autofree char *kept = NULL;
+
+    g_assert_true (g_file_get_contents (module, &kept, NULL, &error));
+    g_assert_cmpstr (kept, ==, "kept");
+  }
 
   g_assert_true (fmd_backend_start (backend, options, &error));
   g_assert_no_error (error);

@@ -154,6 +154,7 @@ fmd_stap_precompile (const FmdConfig  *config,
   g_autoptr(GError) local_error = NULL;
   g_autofree char *workdir = NULL;
   g_autofree char *dest = NULL;
+  g_autofree char *built = NULL;
   struct utsname uts;
   const char *release = kernel_release;
   gboolean ok;
@@ -166,6 +167,17 @@ fmd_stap_precompile (const FmdConfig  *config,
           return FALSE;
         }
       release = uts.release;
+    }
+  /* filemond-precompile.service runs this at every boot and package upgrade: once the
+   * module of this script, build command, SystemTap and kernel exists (its directory's
+   * name covers all four), there is nothing to do, and stap's passes 1-2 would take
+   * minutes on a slow machine only to find it in their cache */
+  built = fmd_stap_precompiled_module (config->stap_path, config->stap_buffer_mb, script,
+                                       release);
+  if (built != NULL)
+    {
+      g_message ("the module for %s is built already: %s", release, built);
+      return TRUE;
     }
   if (kernel_release != NULL)
     {

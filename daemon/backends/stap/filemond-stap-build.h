@@ -36,9 +36,10 @@ char *fmd_stap_precompiled_module (const char *stap_path,
 /* Builds (stap -p4) the module of a Start with @options (NULL: without any), for
  * @kernel_release (NULL: the running kernel), and keeps it in fmd_stap_precompiled_dir():
  * a Start of the same syscalls on that kernel, whatever its filters, then loads it with
- * staprun, without stap's passes 1-2 (minutes on a slow machine). stap's own messages go to stderr. The outcome
- * is also recorded as the trial build's verdict for that kernel. FALSE with an error when
- * stap failed or could not run. */
+ * staprun, without stap's passes 1-2 (minutes on a slow machine). stap's own messages go
+ * to stderr. The outcome is also recorded as the trial build's verdict for that kernel.
+ * Where that module is built already, says so and returns TRUE without running stap.
+ * FALSE with an error when stap failed or could not run. */
 gboolean fmd_stap_precompile (const FmdConfig  *config,
                               const FmdOptions *options,
                               const char       *kernel_release,
