@@ -27,6 +27,8 @@ files=$(dpkg-deb -c "$deb" | awk '{ print $6 }')
 viewer_files=$(dpkg-deb -c "$viewer" | awk '{ print $6 }')
 # bookworm keeps units in /lib, later releases in /usr/lib
 check "filemon/has/the-unit" 'grep -qE "^\./(usr/)?lib/systemd/system/filemond\.service$" <<<"$files"'
+check "filemon/has/the-precompile-unit" \
+  'grep -qE "^\./(usr/)?lib/systemd/system/filemond-precompile\.service$" <<<"$files"'
 for f in usr/libexec/filemond usr/bin/filemonctl \
          usr/share/dbus-1/system.d/org.filemond.Filemond1.conf \
          usr/share/dbus-1/system-services/org.filemond.Filemond1.service \
@@ -54,8 +56,14 @@ dpkg-deb -e "$deb" "$out/control"
 check "postinst/creates-the-group" 'grep -q "systemd-sysusers.* filemon.conf" "$out/control/postinst"'
 # dh_installsystemd --no-enable: the unit is enabled again only where it was before
 check "postinst/leaves-the-unit-disabled" 'grep -q "debian-installed .filemond.service" "$out/control/postinst"'
-check "postinst/does-not-start" '! grep -qE "deb-systemd-invoke (start|restart) " "$out/control/postinst"'
+check "postinst/does-not-start" '! grep -qE "deb-systemd-invoke (start|restart|[$]_dh_action) .filemond\.service" "$out/control/postinst"'
 check "prerm/stops-on-remove" 'grep -q "deb-systemd-invoke stop filemond.service" "$out/control/prerm"'
+# the module's build: enabled (each boot on a new kernel), started on install, restarted
+# on upgrade, stopped on removal with a build in progress
+check "postinst/enables-the-precompile" 'grep -q "deb-systemd-helper enable .filemond-precompile.service" "$out/control/postinst"'
+check "postinst/starts-the-precompile" 'grep -q "deb-systemd-invoke [$]_dh_action .filemond-precompile.service" "$out/control/postinst"'
+check "prerm/stops-the-precompile" 'grep -q "deb-systemd-invoke stop .filemond-precompile.service" "$out/control/prerm"'
+check "postrm/purges-cache-and-config" 'grep -q "rm -rf .*/var/cache/filemond.*/etc/filemond" "$out/control/postrm"'
 
 # installed for real, in a throwaway overlay of / (the host is not touched)
 install_log=$(unshare --mount --propagation private "$top/tests/package/install-in-overlay.sh" \

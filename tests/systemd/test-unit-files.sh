@@ -1,33 +1,37 @@
 #!/bin/bash
-# test-unit-files.sh: the installed service files are valid, and the unit is as hardened as
-# the README says. Arguments: the built unit, the polkit policy, the bus policy.
+# test-unit-files.sh: the installed service files are valid, and the units are as hardened
+# as the README says. Arguments: the built unit, the built precompile unit, the polkit
+# policy, the bus policy.
 #   systemd-analyze verify only warns (exit 0) on unknown keys, so any output fails here.
 set -euo pipefail
 
-unit=$1 policy=$2 bus_conf=$3
+unit=$1 precompile_unit=$2 policy=$3 bus_conf=$4
 fail=0
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# verify needs ExecStart to exist; point a copy at a binary that surely does.
-sed 's|^ExecStart=.*|ExecStart=/bin/true|' "$unit" > "$tmp/filemond.service"
-out=$(systemd-analyze verify --man=no "$tmp/filemond.service" 2>&1) || true
-if [ -n "$out" ]; then
-  echo "not ok: systemd-analyze verify printed:"; echo "$out"; fail=1
-else
-  echo "ok: systemd-analyze verify is silent"
-fi
+for u in "$unit" "$precompile_unit"; do
+  name=$(basename "$u")
+  # verify needs ExecStart to exist; point a copy at a binary that surely does.
+  sed 's|^ExecStart=.*|ExecStart=/bin/true|' "$u" > "$tmp/$name"
+  out=$(systemd-analyze verify --man=no "$tmp/$name" 2>&1) || true
+  if [ -n "$out" ]; then
+    echo "not ok: systemd-analyze verify $name printed:"; echo "$out"; fail=1
+  else
+    echo "ok: systemd-analyze verify $name is silent"
+  fi
 
-score=$(systemd-analyze security --offline=yes "$tmp/filemond.service" 2>&1 |
-        sed -n 's/.*Overall exposure level for filemond.service: \([0-9.]*\).*/\1/p')
-if [ -z "$score" ]; then
-  echo "not ok: systemd-analyze security printed no exposure level"; fail=1
-elif ! awk -v s="$score" 'BEGIN { exit !(s <= 3.0) }'; then
-  echo "not ok: exposure $score is above 3.0"; fail=1
-else
-  echo "ok: exposure $score <= 3.0"
-fi
+  score=$(systemd-analyze security --offline=yes "$tmp/$name" 2>&1 |
+          sed -n "s/.*Overall exposure level for $name: \\([0-9.]*\\).*/\\1/p")
+  if [ -z "$score" ]; then
+    echo "not ok: systemd-analyze security $name printed no exposure level"; fail=1
+  elif ! awk -v s="$score" 'BEGIN { exit !(s <= 3.0) }'; then
+    echo "not ok: $name: exposure $score is above 3.0"; fail=1
+  else
+    echo "ok: $name: exposure $score <= 3.0"
+  fi
+done
 
 # The outer walls of doc/security.md ("Resource bounds"): each set, with a reason above it.
 for key in LimitNOFILE MemoryHigh MemoryMax TasksMax; do
