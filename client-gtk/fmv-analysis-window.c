@@ -16,7 +16,7 @@
 #include "fmv-row.h"
 #include "fmv-window-private.h"
 
-#define MAX_COLUMNS 9
+#define MAX_COLUMNS 11
 /* How much of the views the debug log spells out (the Xvfb tests read it). */
 #define LOG_ENTRIES 40
 
@@ -69,6 +69,16 @@ set_number (FmvSummaryItem *item,
   item->keys[c] = (gint64) number;
 }
 
+/* Column @c shows @bytes as a size ("4.1 kB"), ordered by the exact number. */
+static void
+set_bytes (FmvSummaryItem *item,
+           guint           c,
+           guint64         bytes)
+{
+  item->texts[c] = g_format_size (bytes);
+  item->keys[c] = (gint64) bytes;
+}
+
 /* ---- the views' columns ------------------------------------------------------------------ */
 
 typedef struct {
@@ -90,12 +100,15 @@ static const ColumnSpec process_columns[P_N] = {
   [P_FILES] = { "Files", TRUE, FALSE },
 };
 
-enum { F_PATH, F_OPENS, F_READS, F_WRITES, F_FAILURES, F_TIME, F_PROCESSES, F_EVENTS, F_N };
+enum { F_PATH, F_OPENS, F_READS, F_READ_BYTES, F_WRITES, F_WRITE_BYTES, F_FAILURES, F_TIME, F_PROCESSES,
+       F_EVENTS, F_N };
 static const ColumnSpec file_columns[F_N] = {
   [F_PATH] = { "Path", FALSE, TRUE },
   [F_OPENS] = { "Opens", TRUE, FALSE },
   [F_READS] = { "Reads", TRUE, FALSE },
+  [F_READ_BYTES] = { "Bytes Read", TRUE, FALSE },
   [F_WRITES] = { "Writes", TRUE, FALSE },
+  [F_WRITE_BYTES] = { "Bytes Written", TRUE, FALSE },
   [F_FAILURES] = { "Failures", TRUE, FALSE },
   [F_TIME] = { "Total Time", TRUE, FALSE },
   [F_PROCESSES] = { "Processes", TRUE, FALSE },
@@ -336,16 +349,21 @@ file_item (FmvAnalysisWindow *self,
   const FmEvent *ev;
 
   ev = fmv_store_get_event (self->store, info->row, &stored);
-  item->texts[F_PATH] = fmv_bytes_to_display (ev->path, ev->path_len);
+  if (info->row_is_path2)
+    item->texts[F_PATH] = fmv_bytes_to_display (ev->path2, ev->path2_len);
+  else
+    item->texts[F_PATH] = fmv_bytes_to_display (ev->path, ev->path_len);
   set_number (item, F_OPENS, info->n_opens);
   set_number (item, F_READS, info->n_reads);
+  set_bytes (item, F_READ_BYTES, info->bytes_read);
   set_number (item, F_WRITES, info->n_writes);
+  set_bytes (item, F_WRITE_BYTES, info->bytes_written);
   set_number (item, F_FAILURES, info->n_failures);
   item->texts[F_TIME] = fmv_format_duration (info->total_ns);
   item->keys[F_TIME] = (gint64) info->total_ns;
   set_number (item, F_PROCESSES, info->n_processes);
   set_number (item, F_EVENTS, info->n_events);
-  item->term = fmv_filter_term (FMV_TERM_PATH, ev);
+  item->term = fmv_filter_term (info->row_is_path2 ? FMV_TERM_PATH2 : FMV_TERM_PATH, ev);
   return item;
 }
 
@@ -401,11 +419,13 @@ show_analysis (FmvAnalysisWindow *self,
 
   for (guint i = 0; i < analysis->files->len; i++)
     {
-      g_autoptr(FmvSummaryItem) item = file_item (self, &g_array_index (analysis->files, FmvFileInfo, i));
+      const FmvFileInfo *info = &g_array_index (analysis->files, FmvFileInfo, i);
+      g_autoptr(FmvSummaryItem) item = file_item (self, info);
 
       if (i < LOG_ENTRIES)
-        g_debug ("file summary: %s opens=%s reads=%s writes=%s failures=%s processes=%s events=%s",
-                 item->texts[F_PATH], item->texts[F_OPENS], item->texts[F_READS], item->texts[F_WRITES],
+        g_debug ("file summary: %s opens=%s reads=%s (%" G_GUINT64_FORMAT " bytes) writes=%s (%" G_GUINT64_FORMAT
+                 " bytes) failures=%s processes=%s events=%s", item->texts[F_PATH], item->texts[F_OPENS],
+                 item->texts[F_READS], info->bytes_read, item->texts[F_WRITES], info->bytes_written,
                  item->texts[F_FAILURES], item->texts[F_PROCESSES], item->texts[F_EVENTS]);
       g_list_store_append (self->files, item);
     }

@@ -32,12 +32,19 @@ typedef struct {
   guint n_files;              /* distinct paths */
 } FmvProcessInfo;
 
+/* A file's reads and writes are the calls whose syscall table traits say they move data
+ * (FM_TRAIT_READS, ...), with the bytes their results say they moved. The destination of
+ * a copy (sendfile, splice, copy_file_range: the event's path2) counts the event too, as
+ * a write. */
 typedef struct {
-  guint32 row;                /* a row of this path */
+  guint32 row;                /* a row of this file: as its path, unless row_is_path2 */
+  gboolean row_is_path2;      /* seen only as the destination of copies so far */
   guint n_events;
   guint n_opens;
   guint n_reads;
   guint n_writes;
+  guint64 bytes_read;
+  guint64 bytes_written;
   guint n_failures;
   guint n_processes;          /* distinct pids */
   guint64 total_ns;           /* the calls' durations, summed */

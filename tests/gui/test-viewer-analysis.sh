@@ -31,9 +31,9 @@ screenshot "$tmp/tree.png"
 cp "$tmp/tree.png" "$out/viewer-process-tree.png"
 
 # The file summary, sorted by events: /src/Makefile (opened and read by make) first.
-wait_for_log "$tmp" "file summary: /src/main.c opens=0 reads=2 writes=0 failures=0 processes=1 events=2" 10
-wait_for_log "$tmp" "file summary: /etc/shadow opens=1 reads=0 writes=0 failures=1 processes=1 events=1" 10
-wait_for_log "$tmp" "file summary: /src/Makefile opens=1 reads=1 writes=0 failures=0 processes=1 events=2" 10
+wait_for_log "$tmp" "file summary: /src/main.c opens=0 reads=2 (1024 bytes) writes=0 (0 bytes) failures=0 processes=1 events=2" 10
+wait_for_log "$tmp" "file summary: /etc/shadow opens=1 reads=0 (0 bytes) writes=0 (0 bytes) failures=1 processes=1 events=1" 10
+wait_for_log "$tmp" "file summary: /src/Makefile opens=1 reads=1 (100 bytes) writes=0 (0 bytes) failures=0 processes=1 events=2" 10
 xdotool mousemove 488 26 click 1
 wait_for_change "$tmp" tree 60
 # The entry replaces the process's term (the filter the analysis started from was empty).
