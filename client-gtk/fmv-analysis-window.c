@@ -12,6 +12,7 @@
 #include "fmv-analysis-window.h"
 #include "fmv-analysis.h"
 #include "fmv-cells.h"
+#include "fmv-command-line.h"
 #include "fmv-filter-term.h"
 #include "fmv-row.h"
 #include "fmv-window-private.h"
@@ -327,7 +328,9 @@ process_item (FmvAnalysisWindow    *self,
   if (info->has_exec)
     {
       ev = fmv_store_get_event (self->store, info->exec_row, &stored);
-      item->texts[P_COMMAND] = g_strndup (ev->detail, ev->detail_len);
+      item->texts[P_COMMAND] = fmv_command_line_from_detail (ev->detail, ev->detail_len, NULL);
+      if (item->texts[P_COMMAND] == NULL)
+        item->texts[P_COMMAND] = fmv_bytes_to_display (ev->detail, ev->detail_len);
     }
   item->texts[P_START] = fmv_format_time (info->first_ns, FALSE);
   item->keys[P_START] = (gint64) info->first_ns;
@@ -416,6 +419,13 @@ show_analysis (FmvAnalysisWindow *self,
       g_list_store_append (self->processes, procs->pdata[i]);
   describe_tree (G_LIST_MODEL (self->processes), tree, &budget);
   g_debug ("process tree: %s", tree->str);
+  for (guint i = 0; i < MIN (procs->len, LOG_ENTRIES); i++)
+    {
+      FmvSummaryItem *item = procs->pdata[i];
+
+      if (item->texts[P_COMMAND] != NULL)
+        g_debug ("process %s command line: %s", item->texts[P_PID], item->texts[P_COMMAND]);
+    }
 
   for (guint i = 0; i < analysis->files->len; i++)
     {

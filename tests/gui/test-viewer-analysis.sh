@@ -22,6 +22,9 @@ wait_for_window "$tmp" main 60
 viewer_key ctrl+t
 wait_for_log "$tmp" "process tree: 100 bash \[200 make \[300 cc1\] 400 ls\]" 60
 wait_for_log "$tmp" "analysis: 4 processes, 8 files of 10 events" 60
+# command lines as a shell writes them, not as the detail's list
+wait_for_log "$tmp" "process 200 command line: make -j2$" 10
+wait_for_log "$tmp" "process 300 command line: cc1 main.c$" 10
 # The analysis window opens at the top left, over the list; its rows are 32 px apart from
 # y 91: bash, make, cc1, ls. Selecting make shows make's events.
 click_until 300 123 "filter entry: pid=200$" 60
