@@ -14,6 +14,7 @@
 #include "fmv-cells.h"
 #include "fmv-command-line.h"
 #include "fmv-filter-term.h"
+#include "fmv-process-menu.h"
 #include "fmv-row.h"
 #include "fmv-window-private.h"
 
@@ -33,6 +34,7 @@ struct _FmvSummaryItem
   gint64 keys[MAX_COLUMNS];   /* the order of numeric columns */
   char *term;                 /* the filter that shows this entry's events */
   GListStore *children;       /* the process tree's children, NULL elsewhere */
+  guint process;              /* the process tree's: its index in the analysis's processes */
 };
 
 G_DEFINE_FINAL_TYPE (FmvSummaryItem, fmv_summary_item, G_TYPE_OBJECT)
@@ -141,7 +143,14 @@ static const struct {
 typedef struct {
   guint column;
   const ColumnSpec *spec;
+  gboolean process_menu;      /* a right click opens the process tree's row menu */
 } ColumnData;
+
+static void process_menu_cb (GtkWidget *cell,
+                             GObject   *item,
+                             double     x,
+                             double     y,
+                             gpointer   user_data);
 
 static FmvSummaryItem *
 item_of (gpointer object)
@@ -173,6 +182,8 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
     }
   else
     gtk_list_item_set_child (list_item, label);
+  if (data->process_menu)
+    fmv_cells_add_right_click (gtk_list_item_get_child (list_item), list_item, process_menu_cb, NULL);
 }
 
 static void
@@ -231,6 +242,9 @@ struct _FmvAnalysisWindow
 
   GtkStack *stack;
   GtkLabel *status;
+  FmvAnalysis *analysis;      /* the processes and files shown, once computed */
+  GtkWidget *process_view;
+  FmvProcessMenu *menu;       /* the tree's row menu, NULL until the main window is known */
   GListStore *processes;      /* roots of the tree */
   GListStore *files;
   GListStore *counts;
@@ -279,7 +293,7 @@ make_view (FmvAnalysisWindow *self,
       g_autoptr(GtkColumnViewColumn) column = NULL;
       g_autoptr(GtkSorter) column_sorter = NULL;
 
-      *data = (ColumnData) { c, &specs[c] };
+      *data = (ColumnData) { c, &specs[c], tree };
       g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), data);
       g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), data);
       column = gtk_column_view_column_new (specs[c].title, g_object_ref (factory));
@@ -308,6 +322,8 @@ make_view (FmvAnalysisWindow *self,
 
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (view));
   gtk_widget_set_vexpand (scrolled, TRUE);
+  if (tree)
+    self->process_view = GTK_WIDGET (view);
   return scrolled;
 }
 
@@ -401,7 +417,12 @@ show_analysis (FmvAnalysisWindow *self,
   guint budget = LOG_ENTRIES;
 
   for (guint i = 0; i < analysis->processes->len; i++)
-    g_ptr_array_add (procs, process_item (self, &g_array_index (analysis->processes, FmvProcessInfo, i)));
+    {
+      FmvSummaryItem *item = process_item (self, &g_array_index (analysis->processes, FmvProcessInfo, i));
+
+      item->process = i;
+      g_ptr_array_add (procs, item);
+    }
   /* The children first: the tree model asks a root for its children when it is added. */
   for (guint i = 0; i < analysis->processes->len; i++)
     {
@@ -542,13 +563,16 @@ job_done_cb (GObject      *source,
       gint64 start = g_get_monotonic_time ();
 
       show_analysis (self, job->analysis);
+      /* kept for the tree's row menu; the store it holds stays held as long */
+      self->analysis = g_steal_pointer (&job->analysis);
+      fmv_process_menu_set_analysis (self->menu, self->analysis);
       g_debug ("analysis: %u processes, %u files of %u events in %.3f s, shown in %.3f s more",
-               job->analysis->processes->len, job->analysis->files->len, job->rows->len, job->seconds,
+               self->analysis->processes->len, self->analysis->files->len, job->rows->len, job->seconds,
                (g_get_monotonic_time () - start) / 1e6);
       g_signal_connect_object (self->count_field, "notify::selected", G_CALLBACK (count_field_cb), self, 0);
       count_field_cb (self->count_field, NULL, self);
-      text = g_strdup_printf ("%'u processes and %'u files in %'u events", job->analysis->processes->len,
-                              job->analysis->files->len, job->rows->len);
+      text = g_strdup_printf ("%'u processes and %'u files in %'u events", self->analysis->processes->len,
+                              self->analysis->files->len, job->rows->len);
     }
   gtk_label_set_label (self->status, text);
 }
@@ -598,6 +622,21 @@ count_field_cb (GtkDropDown       *drop_down,
     run_job (self, TRUE, field);
 }
 
+/* ---- the process tree's row menu --------------------------------------------------------- */
+
+static void
+process_menu_cb (GtkWidget *cell,
+                 GObject   *object,
+                 double     x,
+                 double     y,
+                 gpointer   user_data)
+{
+  FmvAnalysisWindow *self = FMV_ANALYSIS_WINDOW (gtk_widget_get_root (cell));
+
+  if (self->menu != NULL)
+    fmv_process_menu_popup (self->menu, item_of (object)->process, cell, x, y);
+}
+
 /* ---- construction ------------------------------------------------------------------------ */
 
 static void
@@ -607,6 +646,8 @@ fmv_analysis_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->menu, fmv_process_menu_free);
+  g_clear_pointer (&self->analysis, fmv_analysis_free);
   g_clear_weak_pointer (&self->main);
   g_clear_object (&self->processes);
   g_clear_object (&self->files);
@@ -687,6 +728,7 @@ fmv_analysis_window_new (FmvWindow  *window,
 
   self = g_object_new (FMV_TYPE_ANALYSIS_WINDOW, "transient-for", window, "destroy-with-parent", TRUE, NULL);
   g_set_weak_pointer (&self->main, window);
+  self->menu = fmv_process_menu_new (self->process_view, window);
   self->base_filter = g_strdup (gtk_editable_get_text (GTK_EDITABLE (window->filter_entry)));
   self->store = g_object_ref (window->store);
   self->rows = fmv_event_list_dup_shown_rows (window->list);

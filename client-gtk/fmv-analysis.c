@@ -152,10 +152,16 @@ count_process (FmvProcessInfo *proc,
       proc->pid = ev->pid;
       proc->first_ns = ev->time_ns;
       proc->row = row;
+      proc->first_row = row;
     }
   proc->ppid = ev->ppid;
   proc->uid = ev->uid;
-  proc->first_ns = MIN (proc->first_ns, ev->time_ns);
+  /* the rows come in the list's order, which need not be time's */
+  if (ev->time_ns < proc->first_ns)
+    {
+      proc->first_ns = ev->time_ns;
+      proc->first_row = row;
+    }
   proc->last_ns = MAX (proc->last_ns, ev->time_ns);
   proc->n_failures += ev->result < 0;
   /* The process is named by its leader thread's events, and after an exec by the new
@@ -282,6 +288,54 @@ fmv_analysis_free (FmvAnalysis *analysis)
   g_array_unref (analysis->processes);
   g_array_unref (analysis->files);
   g_free (analysis);
+}
+
+static int
+compare_pids (gconstpointer a,
+              gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+enum { UNKNOWN, INSIDE, OUTSIDE };
+
+GArray *
+fmv_analysis_dup_subtree_pids (FmvAnalysis *analysis,
+                               guint        index)
+{
+  const FmvProcessInfo *procs;
+  GArray *pids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree guint8 *state = NULL;
+  guint n;
+
+  g_return_val_if_fail (analysis != NULL, pids);
+  g_return_val_if_fail (index < analysis->processes->len, pids);
+
+  procs = (const FmvProcessInfo *) (gpointer) analysis->processes->data;
+  n = analysis->processes->len;
+  /* A process is inside when its parent is. The links form a forest (link_parents), so
+   * the walk up from any process meets @index, a process already decided, or a root;
+   * what it passed gets that answer, so each process is walked past once. */
+  state = g_new0 (guint8, n);
+  state[index] = INSIDE;
+  for (guint i = 0; i < n; i++)
+    {
+      int p = (int) i;
+      guint8 answer;
+
+      while (p >= 0 && state[p] == UNKNOWN)
+        p = procs[p].parent;
+      answer = p >= 0 ? state[p] : OUTSIDE;
+      for (int q = (int) i; q >= 0 && state[q] == UNKNOWN; q = procs[q].parent)
+        state[q] = answer;
+    }
+  for (guint i = 0; i < n; i++)
+    if (state[i] == INSIDE)
+      g_array_append_val (pids, procs[i].pid);
+  g_array_sort (pids, compare_pids);
+  return pids;
 }
 
 /* The value of @field in @ev (whose record is @record) as a key. */

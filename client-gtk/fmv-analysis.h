@@ -21,6 +21,7 @@ typedef struct {
   guint32 ppid;               /* as the process's last event says */
   guint32 uid;
   guint32 row;                /* a row naming the process: its leader's last event, if any */
+  guint32 first_row;          /* its earliest event */
   guint32 exec_row;           /* its last successful execve, if has_exec */
   gboolean has_exec;
   gboolean leader_seen;       /* an event with tid == pid: row's comm is the process's */
@@ -67,6 +68,10 @@ FmvAnalysis *fmv_analysis_new (FmvStore      *store,
                                guint          n);
 void fmv_analysis_free (FmvAnalysis *analysis);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmvAnalysis, fmv_analysis_free)
+
+/* The pids of process @index (in processes) and of all its descendants, ascending. */
+GArray *fmv_analysis_dup_subtree_pids (FmvAnalysis *analysis,
+                                       guint        index);
 
 /* How often each value of @field occurs among @n rows, most frequent first (ties in order
  * of first appearance); an array of FmvValueCount. */

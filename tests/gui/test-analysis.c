@@ -144,6 +144,58 @@ test_analysis_process_forest_of_fork_exec (void)
   g_assert_true ((a->parent < 0) != (b->parent < 0));       /* the cycle is cut once */
 }
 
+static void
+assert_subtree (FmvAnalysis *analysis,
+                guint32      pid,
+                const char  *want)
+{
+  const FmvProcessInfo *info = process (analysis, pid);
+  g_autoptr(GArray) pids = fmv_analysis_dup_subtree_pids (analysis, info - (const FmvProcessInfo *) (gpointer)
+                                                                    analysis->processes->data);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < pids->len; i++)
+    g_string_append_printf (text, "%s%u", i > 0 ? " " : "", g_array_index (pids, guint32, i));
+  g_assert_cmpstr (text->str, ==, want);
+}
+
+/* A process's subtree: itself and every descendant, however deep, in pid order; and its
+ * first event, whatever order the rows come in. */
+static void
+test_analysis_subtree_and_first_event (void)
+{
+  g_autoptr(FmvStore) store = fmv_store_new ();
+  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(FmvAnalysis) analysis = NULL;
+  const guint32 shown[] = { 6, 5, 4, 3, 2, 1, 0, 7, 8, 9 };   /* newest first, as a sorted list */
+  FmvStoreEvent stored;
+  const FmEvent *ev;
+
+  append (store, 100, 1, 100, "bash", "openat", 3, "/etc/profile", NULL, "");
+  append (store, 400, 100, 400, "bash", "execve", 0, "/usr/bin/make", NULL, "");
+  append (store, 400, 100, 400, "make", "openat", 3, "/src/Makefile", NULL, "");
+  append (store, 150, 400, 150, "cc", "openat", 3, "/src/a.c", NULL, "");
+  append (store, 151, 150, 151, "cc1", "openat", 3, "/src/a.c", NULL, "");
+  append (store, 152, 151, 152, "as", "openat", 3, "/tmp/a.s", NULL, "");
+  append (store, 500, 400, 500, "cc", "openat", 3, "/src/b.c", NULL, "");
+  append (store, 600, 100, 600, "ls", "openat", 3, "/", NULL, "");
+  append (store, 700, 1, 700, "cron", "openat", 3, "/etc/crontab", NULL, "");
+  append (store, 701, 700, 701, "sh", "openat", 3, "/etc/crontab", NULL, "");
+  g_array_append_vals (rows, shown, G_N_ELEMENTS (shown));
+  analysis = fmv_analysis_new (store, (guint32 *) (gpointer) rows->data, rows->len);
+
+  assert_subtree (analysis, 400, "150 151 152 400 500");
+  assert_subtree (analysis, 100, "100 150 151 152 400 500 600");
+  assert_subtree (analysis, 151, "151 152");
+  assert_subtree (analysis, 600, "600");
+  assert_subtree (analysis, 700, "700 701");
+
+  ev = fmv_store_get_event (store, process (analysis, 400)->first_row, &stored);
+  g_assert_cmpuint (ev->seq, ==, 2);
+  ev = fmv_store_get_event (store, process (analysis, 100)->first_row, &stored);
+  g_assert_cmpuint (ev->seq, ==, 1);
+}
+
 /* Every file's counts, recounted the plain way. */
 static void
 test_analysis_file_counts_match_a_recount (void)
@@ -321,6 +373,7 @@ main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/viewer/analysis/process-forest-of-fork-exec", test_analysis_process_forest_of_fork_exec);
+  g_test_add_func ("/viewer/analysis/subtree-and-first-event", test_analysis_subtree_and_first_event);
   g_test_add_func ("/viewer/analysis/file-counts-match-a-recount", test_analysis_file_counts_match_a_recount);
   g_test_add_func ("/viewer/analysis/file-counts-every-data-call-with-bytes",
                    test_analysis_file_counts_every_data_call_with_bytes);

@@ -9,13 +9,7 @@ set -uo pipefail
 . "$(dirname "$0")/viewer-lib.sh"
 
 begin_file_test
-cp "$FILEMON_SOURCE_DIR/tests/gui/fixtures/fork-exec.jsonl" "$tmp/fork-exec.jsonl"
-start_xvfb "$tmp"
-VIEWER_TITLE=fork-exec.jsonl
-start_viewer "$tmp" root "$tmp/fork-exec.jsonl"
-wait_for_log "$tmp" "list shows 10 of 10 events" 60
-park_pointer
-wait_for_window "$tmp" main 60
+open_fixture fork-exec.jsonl 10
 
 # The tree: make (200) was forked by bash (100) and exec'd; cc1 (300) is named by its
 # leader thread, not by its thread "gdbus"; ls (400) is bash's second child.
