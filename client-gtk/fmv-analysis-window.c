@@ -12,11 +12,13 @@
 #include "fmv-analysis-window.h"
 #include "fmv-analysis.h"
 #include "fmv-cells.h"
+#include "fmv-command-line.h"
 #include "fmv-filter-term.h"
+#include "fmv-process-menu.h"
 #include "fmv-row.h"
 #include "fmv-window-private.h"
 
-#define MAX_COLUMNS 9
+#define MAX_COLUMNS 11
 /* How much of the views the debug log spells out (the Xvfb tests read it). */
 #define LOG_ENTRIES 40
 
@@ -32,6 +34,7 @@ struct _FmvSummaryItem
   gint64 keys[MAX_COLUMNS];   /* the order of numeric columns */
   char *term;                 /* the filter that shows this entry's events */
   GListStore *children;       /* the process tree's children, NULL elsewhere */
+  guint process;              /* the process tree's: its index in the analysis's processes */
 };
 
 G_DEFINE_FINAL_TYPE (FmvSummaryItem, fmv_summary_item, G_TYPE_OBJECT)
@@ -69,6 +72,16 @@ set_number (FmvSummaryItem *item,
   item->keys[c] = (gint64) number;
 }
 
+/* Column @c shows @bytes as a size ("4.1 kB"), ordered by the exact number. */
+static void
+set_bytes (FmvSummaryItem *item,
+           guint           c,
+           guint64         bytes)
+{
+  item->texts[c] = g_format_size (bytes);
+  item->keys[c] = (gint64) bytes;
+}
+
 /* ---- the views' columns ------------------------------------------------------------------ */
 
 typedef struct {
@@ -90,12 +103,15 @@ static const ColumnSpec process_columns[P_N] = {
   [P_FILES] = { "Files", TRUE, FALSE },
 };
 
-enum { F_PATH, F_OPENS, F_READS, F_WRITES, F_FAILURES, F_TIME, F_PROCESSES, F_EVENTS, F_N };
+enum { F_PATH, F_OPENS, F_READS, F_READ_BYTES, F_WRITES, F_WRITE_BYTES, F_FAILURES, F_TIME, F_PROCESSES,
+       F_EVENTS, F_N };
 static const ColumnSpec file_columns[F_N] = {
   [F_PATH] = { "Path", FALSE, TRUE },
   [F_OPENS] = { "Opens", TRUE, FALSE },
   [F_READS] = { "Reads", TRUE, FALSE },
+  [F_READ_BYTES] = { "Bytes Read", TRUE, FALSE },
   [F_WRITES] = { "Writes", TRUE, FALSE },
+  [F_WRITE_BYTES] = { "Bytes Written", TRUE, FALSE },
   [F_FAILURES] = { "Failures", TRUE, FALSE },
   [F_TIME] = { "Total Time", TRUE, FALSE },
   [F_PROCESSES] = { "Processes", TRUE, FALSE },
@@ -127,7 +143,14 @@ static const struct {
 typedef struct {
   guint column;
   const ColumnSpec *spec;
+  gboolean process_menu;      /* a right click opens the process tree's row menu */
 } ColumnData;
+
+static void process_menu_cb (GtkWidget *cell,
+                             GObject   *item,
+                             double     x,
+                             double     y,
+                             gpointer   user_data);
 
 static FmvSummaryItem *
 item_of (gpointer object)
@@ -159,6 +182,8 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
     }
   else
     gtk_list_item_set_child (list_item, label);
+  if (data->process_menu)
+    fmv_cells_add_right_click (gtk_list_item_get_child (list_item), list_item, process_menu_cb, NULL);
 }
 
 static void
@@ -217,6 +242,9 @@ struct _FmvAnalysisWindow
 
   GtkStack *stack;
   GtkLabel *status;
+  FmvAnalysis *analysis;      /* the processes and files shown, once computed */
+  GtkWidget *process_view;
+  FmvProcessMenu *menu;       /* the tree's row menu, NULL until the main window is known */
   GListStore *processes;      /* roots of the tree */
   GListStore *files;
   GListStore *counts;
@@ -265,7 +293,7 @@ make_view (FmvAnalysisWindow *self,
       g_autoptr(GtkColumnViewColumn) column = NULL;
       g_autoptr(GtkSorter) column_sorter = NULL;
 
-      *data = (ColumnData) { c, &specs[c] };
+      *data = (ColumnData) { c, &specs[c], tree };
       g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), data);
       g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), data);
       column = gtk_column_view_column_new (specs[c].title, g_object_ref (factory));
@@ -294,6 +322,8 @@ make_view (FmvAnalysisWindow *self,
 
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (view));
   gtk_widget_set_vexpand (scrolled, TRUE);
+  if (tree)
+    self->process_view = GTK_WIDGET (view);
   return scrolled;
 }
 
@@ -314,7 +344,9 @@ process_item (FmvAnalysisWindow    *self,
   if (info->has_exec)
     {
       ev = fmv_store_get_event (self->store, info->exec_row, &stored);
-      item->texts[P_COMMAND] = g_strndup (ev->detail, ev->detail_len);
+      item->texts[P_COMMAND] = fmv_command_line_from_detail (ev->detail, ev->detail_len, NULL);
+      if (item->texts[P_COMMAND] == NULL)
+        item->texts[P_COMMAND] = fmv_bytes_to_display (ev->detail, ev->detail_len);
     }
   item->texts[P_START] = fmv_format_time (info->first_ns, FALSE);
   item->keys[P_START] = (gint64) info->first_ns;
@@ -336,16 +368,21 @@ file_item (FmvAnalysisWindow *self,
   const FmEvent *ev;
 
   ev = fmv_store_get_event (self->store, info->row, &stored);
-  item->texts[F_PATH] = fmv_bytes_to_display (ev->path, ev->path_len);
+  if (info->row_is_path2)
+    item->texts[F_PATH] = fmv_bytes_to_display (ev->path2, ev->path2_len);
+  else
+    item->texts[F_PATH] = fmv_bytes_to_display (ev->path, ev->path_len);
   set_number (item, F_OPENS, info->n_opens);
   set_number (item, F_READS, info->n_reads);
+  set_bytes (item, F_READ_BYTES, info->bytes_read);
   set_number (item, F_WRITES, info->n_writes);
+  set_bytes (item, F_WRITE_BYTES, info->bytes_written);
   set_number (item, F_FAILURES, info->n_failures);
   item->texts[F_TIME] = fmv_format_duration (info->total_ns);
   item->keys[F_TIME] = (gint64) info->total_ns;
   set_number (item, F_PROCESSES, info->n_processes);
   set_number (item, F_EVENTS, info->n_events);
-  item->term = fmv_filter_term (FMV_TERM_PATH, ev);
+  item->term = fmv_filter_term (info->row_is_path2 ? FMV_TERM_PATH2 : FMV_TERM_PATH, ev);
   return item;
 }
 
@@ -380,7 +417,12 @@ show_analysis (FmvAnalysisWindow *self,
   guint budget = LOG_ENTRIES;
 
   for (guint i = 0; i < analysis->processes->len; i++)
-    g_ptr_array_add (procs, process_item (self, &g_array_index (analysis->processes, FmvProcessInfo, i)));
+    {
+      FmvSummaryItem *item = process_item (self, &g_array_index (analysis->processes, FmvProcessInfo, i));
+
+      item->process = i;
+      g_ptr_array_add (procs, item);
+    }
   /* The children first: the tree model asks a root for its children when it is added. */
   for (guint i = 0; i < analysis->processes->len; i++)
     {
@@ -398,14 +440,23 @@ show_analysis (FmvAnalysisWindow *self,
       g_list_store_append (self->processes, procs->pdata[i]);
   describe_tree (G_LIST_MODEL (self->processes), tree, &budget);
   g_debug ("process tree: %s", tree->str);
+  for (guint i = 0; i < MIN (procs->len, LOG_ENTRIES); i++)
+    {
+      FmvSummaryItem *item = procs->pdata[i];
+
+      if (item->texts[P_COMMAND] != NULL)
+        g_debug ("process %s command line: %s", item->texts[P_PID], item->texts[P_COMMAND]);
+    }
 
   for (guint i = 0; i < analysis->files->len; i++)
     {
-      g_autoptr(FmvSummaryItem) item = file_item (self, &g_array_index (analysis->files, FmvFileInfo, i));
+      const FmvFileInfo *info = &g_array_index (analysis->files, FmvFileInfo, i);
+      g_autoptr(FmvSummaryItem) item = file_item (self, info);
 
       if (i < LOG_ENTRIES)
-        g_debug ("file summary: %s opens=%s reads=%s writes=%s failures=%s processes=%s events=%s",
-                 item->texts[F_PATH], item->texts[F_OPENS], item->texts[F_READS], item->texts[F_WRITES],
+        g_debug ("file summary: %s opens=%s reads=%s (%" G_GUINT64_FORMAT " bytes) writes=%s (%" G_GUINT64_FORMAT
+                 " bytes) failures=%s processes=%s events=%s", item->texts[F_PATH], item->texts[F_OPENS],
+                 item->texts[F_READS], info->bytes_read, item->texts[F_WRITES], info->bytes_written,
                  item->texts[F_FAILURES], item->texts[F_PROCESSES], item->texts[F_EVENTS]);
       g_list_store_append (self->files, item);
     }
@@ -512,13 +563,16 @@ job_done_cb (GObject      *source,
       gint64 start = g_get_monotonic_time ();
 
       show_analysis (self, job->analysis);
+      /* kept for the tree's row menu; the store it holds stays held as long */
+      self->analysis = g_steal_pointer (&job->analysis);
+      fmv_process_menu_set_analysis (self->menu, self->analysis);
       g_debug ("analysis: %u processes, %u files of %u events in %.3f s, shown in %.3f s more",
-               job->analysis->processes->len, job->analysis->files->len, job->rows->len, job->seconds,
+               self->analysis->processes->len, self->analysis->files->len, job->rows->len, job->seconds,
                (g_get_monotonic_time () - start) / 1e6);
       g_signal_connect_object (self->count_field, "notify::selected", G_CALLBACK (count_field_cb), self, 0);
       count_field_cb (self->count_field, NULL, self);
-      text = g_strdup_printf ("%'u processes and %'u files in %'u events", job->analysis->processes->len,
-                              job->analysis->files->len, job->rows->len);
+      text = g_strdup_printf ("%'u processes and %'u files in %'u events", self->analysis->processes->len,
+                              self->analysis->files->len, job->rows->len);
     }
   gtk_label_set_label (self->status, text);
 }
@@ -568,6 +622,21 @@ count_field_cb (GtkDropDown       *drop_down,
     run_job (self, TRUE, field);
 }
 
+/* ---- the process tree's row menu --------------------------------------------------------- */
+
+static void
+process_menu_cb (GtkWidget *cell,
+                 GObject   *object,
+                 double     x,
+                 double     y,
+                 gpointer   user_data)
+{
+  FmvAnalysisWindow *self = FMV_ANALYSIS_WINDOW (gtk_widget_get_root (cell));
+
+  if (self->menu != NULL)
+    fmv_process_menu_popup (self->menu, item_of (object)->process, cell, x, y);
+}
+
 /* ---- construction ------------------------------------------------------------------------ */
 
 static void
@@ -577,6 +646,8 @@ fmv_analysis_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->menu, fmv_process_menu_free);
+  g_clear_pointer (&self->analysis, fmv_analysis_free);
   g_clear_weak_pointer (&self->main);
   g_clear_object (&self->processes);
   g_clear_object (&self->files);
@@ -657,6 +728,7 @@ fmv_analysis_window_new (FmvWindow  *window,
 
   self = g_object_new (FMV_TYPE_ANALYSIS_WINDOW, "transient-for", window, "destroy-with-parent", TRUE, NULL);
   g_set_weak_pointer (&self->main, window);
+  self->menu = fmv_process_menu_new (self->process_view, window);
   self->base_filter = g_strdup (gtk_editable_get_text (GTK_EDITABLE (window->filter_entry)));
   self->store = g_object_ref (window->store);
   self->rows = fmv_event_list_dup_shown_rows (window->list);

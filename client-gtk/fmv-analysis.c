@@ -78,7 +78,7 @@ syscall_nr (const char *name)
 }
 
 typedef struct {
-  guint16 open, openat, openat2, creat, read, write, execve, execveat;
+  guint16 open, openat, openat2, creat;
 } Kinds;
 
 static void
@@ -88,33 +88,61 @@ kinds_init (Kinds *k)
   k->openat = syscall_nr ("openat");
   k->openat2 = syscall_nr ("openat2");
   k->creat = syscall_nr ("creat");
-  k->read = syscall_nr ("read");
-  k->write = syscall_nr ("write");
-  k->execve = syscall_nr ("execve");
-  k->execveat = syscall_nr ("execveat");
 }
 
+static guint
+syscall_traits (const FmEvent *ev)
+{
+  const FmSyscall *sc = fm_syscall_by_nr (ev->syscall_nr);
+
+  return sc != NULL ? sc->traits : 0;
+}
+
+/* @ev on @file, which is its path, or its path2 when @as_path2 (a copy's destination). */
 static void
 count_file (FmvFileInfo    *file,
             const FmEvent  *ev,
             const Kinds    *k,
-            guint32         row)
+            guint32         row,
+            gboolean        as_path2)
 {
+  const FmSyscall *sc = fm_syscall_by_nr (ev->syscall_nr);
+  guint traits = sc != NULL ? sc->traits : 0;
+  guint64 bytes = sc != NULL ? fm_syscall_result_bytes (sc, ev->result) : 0;
   guint16 nr = ev->syscall_nr;
 
-  if (file->n_events++ == 0)
-    file->row = row;
-  file->n_opens += nr == k->open || nr == k->openat || nr == k->openat2 || nr == k->creat;
-  file->n_reads += nr == k->read;
-  file->n_writes += nr == k->write;
+  if (file->n_events++ == 0 || (file->row_is_path2 && !as_path2))
+    {
+      file->row = row;
+      file->row_is_path2 = as_path2;
+    }
   file->n_failures += ev->result < 0;
   file->total_ns += ev->duration_ns;
+  if (as_path2)
+    {
+      if (traits & FM_TRAIT_WRITES_PATH2)
+        {
+          file->n_writes++;
+          file->bytes_written += bytes;
+        }
+      return;
+    }
+  file->n_opens += nr == k->open || nr == k->openat || nr == k->openat2 || nr == k->creat;
+  if (traits & FM_TRAIT_READS)
+    {
+      file->n_reads++;
+      file->bytes_read += bytes;
+    }
+  if (traits & FM_TRAIT_WRITES)
+    {
+      file->n_writes++;
+      file->bytes_written += bytes;
+    }
 }
 
 static void
 count_process (FmvProcessInfo *proc,
                const FmEvent  *ev,
-               const Kinds    *k,
                guint32         row)
 {
   gboolean leader = ev->tid == ev->pid;
@@ -124,10 +152,16 @@ count_process (FmvProcessInfo *proc,
       proc->pid = ev->pid;
       proc->first_ns = ev->time_ns;
       proc->row = row;
+      proc->first_row = row;
     }
   proc->ppid = ev->ppid;
   proc->uid = ev->uid;
-  proc->first_ns = MIN (proc->first_ns, ev->time_ns);
+  /* the rows come in the list's order, which need not be time's */
+  if (ev->time_ns < proc->first_ns)
+    {
+      proc->first_ns = ev->time_ns;
+      proc->first_row = row;
+    }
   proc->last_ns = MAX (proc->last_ns, ev->time_ns);
   proc->n_failures += ev->result < 0;
   /* The process is named by its leader thread's events, and after an exec by the new
@@ -136,7 +170,7 @@ count_process (FmvProcessInfo *proc,
   if (leader || !proc->leader_seen)
     proc->row = row;
   proc->leader_seen |= leader;
-  if ((ev->syscall_nr == k->execve || ev->syscall_nr == k->execveat) && ev->result == 0)
+  if ((syscall_traits (ev) & FM_TRAIT_EXEC) != 0 && ev->result == 0)
     {
       proc->exec_row = row;
       proc->has_exec = TRUE;
@@ -170,6 +204,41 @@ link_parents (GArray     *processes,
         }
 }
 
+/* One pass over the rows: the tables that find an entity's entry. */
+typedef struct {
+  FmvAnalysis *analysis;
+  GHashTable *files_by_path;
+  GHashTable *procs_by_pid;
+  GHashTable *pairs;          /* (file, pid) seen */
+  guint n_files;
+  guint n_procs;
+  Kinds kinds;
+} Pass;
+
+/* @ev (of process index @proc) on the file of the text with id @path. */
+static void
+count_path (Pass          *pass,
+            guint32        path,
+            guint          proc,
+            const FmEvent *ev,
+            guint32        row,
+            gboolean       as_path2)
+{
+  GArray *files = pass->analysis->files;
+  Key key = { .number = path };
+  gboolean is_new;
+  guint file = intern (pass->files_by_path, &key, &pass->n_files, &is_new);
+
+  if (is_new)
+    g_array_set_size (files, pass->n_files);
+  count_file (&g_array_index (files, FmvFileInfo, file), ev, &pass->kinds, row, as_path2);
+  if (g_hash_table_add (pass->pairs, GSIZE_TO_POINTER ((guint64) file << 32 | ev->pid)))
+    {
+      g_array_index (files, FmvFileInfo, file).n_processes++;
+      g_array_index (pass->analysis->processes, FmvProcessInfo, proc).n_files++;
+    }
+}
+
 FmvAnalysis *
 fmv_analysis_new (FmvStore      *store,
                   const guint32 *rows,
@@ -179,45 +248,32 @@ fmv_analysis_new (FmvStore      *store,
   g_autoptr(GHashTable) procs_by_pid = key_table_new ();
   g_autoptr(GHashTable) pairs = g_hash_table_new (pair_hash, g_direct_equal);
   FmvAnalysis *analysis;
-  guint n_files = 0, n_procs = 0;
-  Kinds kinds;
+  Pass pass;
 
   g_return_val_if_fail (FMV_IS_STORE (store), NULL);
 
-  kinds_init (&kinds);
   analysis = g_new0 (FmvAnalysis, 1);
   analysis->store = g_object_ref (store);
   analysis->files = g_array_new (FALSE, TRUE, sizeof (FmvFileInfo));
   analysis->processes = g_array_new (FALSE, TRUE, sizeof (FmvProcessInfo));
+  pass = (Pass) { analysis, files_by_path, procs_by_pid, pairs, 0, 0, { 0 } };
+  kinds_init (&pass.kinds);
 
   for (guint i = 0; i < n; i++)
     {
       FmvStoreEvent stored;
       const FmEvent *ev = fmv_store_get_event (store, rows[i], &stored);
-      guint32 path = stored.record.path_id;
-      Key key;
+      Key key = { .number = ev->pid };
       gboolean is_new;
-      guint proc, file = G_MAXUINT;
+      guint proc = intern (procs_by_pid, &key, &pass.n_procs, &is_new);
 
-      key = (Key) { .number = ev->pid };
-      proc = intern (procs_by_pid, &key, &n_procs, &is_new);
       if (is_new)
-        g_array_set_size (analysis->processes, n_procs);
-      count_process (&g_array_index (analysis->processes, FmvProcessInfo, proc), ev, &kinds, rows[i]);
-
-      if (path == FM_STRTAB_EMPTY)
-        continue;
-      key = (Key) { .number = path };
-      file = intern (files_by_path, &key, &n_files, &is_new);
-      if (is_new)
-        g_array_set_size (analysis->files, n_files);
-      count_file (&g_array_index (analysis->files, FmvFileInfo, file), ev, &kinds, rows[i]);
-
-      if (g_hash_table_add (pairs, GSIZE_TO_POINTER ((guint64) file << 32 | ev->pid)))
-        {
-          g_array_index (analysis->files, FmvFileInfo, file).n_processes++;
-          g_array_index (analysis->processes, FmvProcessInfo, proc).n_files++;
-        }
+        g_array_set_size (analysis->processes, pass.n_procs);
+      count_process (&g_array_index (analysis->processes, FmvProcessInfo, proc), ev, rows[i]);
+      if (stored.record.path_id != FM_STRTAB_EMPTY)
+        count_path (&pass, stored.record.path_id, proc, ev, rows[i], FALSE);
+      if (stored.record.path2_id != FM_STRTAB_EMPTY && (syscall_traits (ev) & FM_TRAIT_WRITES_PATH2) != 0)
+        count_path (&pass, stored.record.path2_id, proc, ev, rows[i], TRUE);
     }
   link_parents (analysis->processes, procs_by_pid);
   return analysis;
@@ -232,6 +288,54 @@ fmv_analysis_free (FmvAnalysis *analysis)
   g_array_unref (analysis->processes);
   g_array_unref (analysis->files);
   g_free (analysis);
+}
+
+static int
+compare_pids (gconstpointer a,
+              gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+enum { UNKNOWN, INSIDE, OUTSIDE };
+
+GArray *
+fmv_analysis_dup_subtree_pids (FmvAnalysis *analysis,
+                               guint        index)
+{
+  const FmvProcessInfo *procs;
+  GArray *pids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree guint8 *state = NULL;
+  guint n;
+
+  g_return_val_if_fail (analysis != NULL, pids);
+  g_return_val_if_fail (index < analysis->processes->len, pids);
+
+  procs = (const FmvProcessInfo *) (gpointer) analysis->processes->data;
+  n = analysis->processes->len;
+  /* A process is inside when its parent is. The links form a forest (link_parents), so
+   * the walk up from any process meets @index, a process already decided, or a root;
+   * what it passed gets that answer, so each process is walked past once. */
+  state = g_new0 (guint8, n);
+  state[index] = INSIDE;
+  for (guint i = 0; i < n; i++)
+    {
+      int p = (int) i;
+      guint8 answer;
+
+      while (p >= 0 && state[p] == UNKNOWN)
+        p = procs[p].parent;
+      answer = p >= 0 ? state[p] : OUTSIDE;
+      for (int q = (int) i; q >= 0 && state[q] == UNKNOWN; q = procs[q].parent)
+        state[q] = answer;
+    }
+  for (guint i = 0; i < n; i++)
+    if (state[i] == INSIDE)
+      g_array_append_val (pids, procs[i].pid);
+  g_array_sort (pids, compare_pids);
+  return pids;
 }
 
 /* The value of @field in @ev (whose record is @record) as a key. */

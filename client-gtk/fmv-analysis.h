@@ -21,6 +21,7 @@ typedef struct {
   guint32 ppid;               /* as the process's last event says */
   guint32 uid;
   guint32 row;                /* a row naming the process: its leader's last event, if any */
+  guint32 first_row;          /* its earliest event */
   guint32 exec_row;           /* its last successful execve, if has_exec */
   gboolean has_exec;
   gboolean leader_seen;       /* an event with tid == pid: row's comm is the process's */
@@ -32,12 +33,19 @@ typedef struct {
   guint n_files;              /* distinct paths */
 } FmvProcessInfo;
 
+/* A file's reads and writes are the calls whose syscall table traits say they move data
+ * (FM_TRAIT_READS, ...), with the bytes their results say they moved. The destination of
+ * a copy (sendfile, splice, copy_file_range: the event's path2) counts the event too, as
+ * a write. */
 typedef struct {
-  guint32 row;                /* a row of this path */
+  guint32 row;                /* a row of this file: as its path, unless row_is_path2 */
+  gboolean row_is_path2;      /* seen only as the destination of copies so far */
   guint n_events;
   guint n_opens;
   guint n_reads;
   guint n_writes;
+  guint64 bytes_read;
+  guint64 bytes_written;
   guint n_failures;
   guint n_processes;          /* distinct pids */
   guint64 total_ns;           /* the calls' durations, summed */
@@ -60,6 +68,10 @@ FmvAnalysis *fmv_analysis_new (FmvStore      *store,
                                guint          n);
 void fmv_analysis_free (FmvAnalysis *analysis);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmvAnalysis, fmv_analysis_free)
+
+/* The pids of process @index (in processes) and of all its descendants, ascending. */
+GArray *fmv_analysis_dup_subtree_pids (FmvAnalysis *analysis,
+                                       guint        index);
 
 /* How often each value of @field occurs among @n rows, most frequent first (ties in order
  * of first appearance); an array of FmvValueCount. */

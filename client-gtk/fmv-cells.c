@@ -76,6 +76,11 @@ typedef struct {
 /* The same for every window: the function finds its window from the cell. */
 static MenuHook menu_hooks[FMV_N_COLUMNS];
 
+typedef struct {
+  FmvCellClickFunc func;
+  gpointer user_data;
+} Click;
+
 /* The press is claimed (the row under a right click is not selected, and no other
  * controller acts on it); the menu opens on the release. Opening it on the press gave
  * the popover the pointer grab while the button was still down: GTK 4.8 then lost track
@@ -99,12 +104,41 @@ cell_released_cb (GtkGestureClick *gesture,
                   GtkListItem     *item)
 {
   GtkWidget *cell = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
-  const MenuHook *hook = g_object_get_data (G_OBJECT (cell), "fmv-menu-hook");
+  const Click *click = g_object_get_data (G_OBJECT (gesture), "fmv-click");
   GObject *row = gtk_list_item_get_item (item);
 
-  if (row == NULL || hook == NULL || hook->func == NULL)
-    return;
-  hook->func (cell, row, hook->column, x, y);
+  if (row != NULL)
+    click->func (cell, row, x, y, click->user_data);
+}
+
+void
+fmv_cells_add_right_click (GtkWidget        *cell,
+                           GtkListItem      *list_item,
+                           FmvCellClickFunc  func,
+                           gpointer          user_data)
+{
+  GtkGesture *gesture = gtk_gesture_click_new ();
+  Click *click = g_new (Click, 1);
+
+  *click = (Click) { func, user_data };
+  g_object_set_data_full (G_OBJECT (gesture), "fmv-click", click, g_free);
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_SECONDARY);
+  g_signal_connect (gesture, "pressed", G_CALLBACK (cell_pressed_cb), list_item);
+  g_signal_connect (gesture, "released", G_CALLBACK (cell_released_cb), list_item);
+  gtk_widget_add_controller (cell, GTK_EVENT_CONTROLLER (gesture));
+}
+
+static void
+column_menu_cb (GtkWidget *cell,
+                GObject   *row,
+                double     x,
+                double     y,
+                gpointer   user_data)
+{
+  const MenuHook *hook = user_data;
+
+  if (hook->func != NULL)
+    hook->func (cell, row, hook->column, x, y);
 }
 
 GtkWidget *
@@ -130,13 +164,8 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
 {
   const CellSpec *spec = user_data;
   GtkWidget *label = fmv_cell_text_new (spec->xalign, spec->ellipsize, spec->numeric);
-  GtkGesture *click = gtk_gesture_click_new ();
 
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
-  g_signal_connect (click, "pressed", G_CALLBACK (cell_pressed_cb), item);
-  g_signal_connect (click, "released", G_CALLBACK (cell_released_cb), item);
-  gtk_widget_add_controller (label, GTK_EVENT_CONTROLLER (click));
-  g_object_set_data (G_OBJECT (label), "fmv-menu-hook", &menu_hooks[spec - cell_specs]);
+  fmv_cells_add_right_click (label, item, column_menu_cb, &menu_hooks[spec - cell_specs]);
 
   if (spec->tooltip)
     {

@@ -17,6 +17,20 @@ typedef void (*FmvCellMenuFunc) (GtkWidget *cell,
                                  double     x,
                                  double     y);
 
+/* Called on a right click on @cell, which shows @item (the list item's item). */
+typedef void (*FmvCellClickFunc) (GtkWidget *cell,
+                                  GObject   *item,
+                                  double     x,
+                                  double     y,
+                                  gpointer   user_data);
+
+/* Calls @func on a right click on @cell, a child of @list_item: the press is claimed (the
+ * row is not selected), @func runs on the release. */
+void fmv_cells_add_right_click (GtkWidget        *cell,
+                                GtkListItem      *list_item,
+                                FmvCellClickFunc  func,
+                                gpointer          user_data);
+
 /* Gives each column (indexed by FmvColumn) the factory of its cells; @menu_func is called
  * on right clicks; rows are coloured by the first of @highlights they match and marked
  * when in @bookmarks. */

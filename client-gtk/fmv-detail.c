@@ -2,8 +2,11 @@
  * button per filterable field that asks the window to filter on that value. */
 #include "config.h"
 
+#include <string.h>
+
 #include "fm-format.h"
 #include "fm-syscalls.h"
+#include "fmv-command-line.h"
 #include "fmv-detail.h"
 #include "fmv-filter-term.h"
 
@@ -20,6 +23,7 @@ typedef enum {
   FIELD_RESULT,
   FIELD_PATH,
   FIELD_PATH2,
+  FIELD_COMMAND,
   FIELD_DETAIL,
   N_FIELDS
 } Field;
@@ -37,6 +41,7 @@ static const char *const field_labels[N_FIELDS] = {
   [FIELD_RESULT] = "Result",
   [FIELD_PATH] = "Path",
   [FIELD_PATH2] = "Second path",
+  [FIELD_COMMAND] = "Command line",
   [FIELD_DETAIL] = "Detail",
 };
 
@@ -54,6 +59,7 @@ static const FmvTermField field_terms[N_FIELDS] = {
   [FIELD_RESULT] = FMV_TERM_RESULT,
   [FIELD_PATH] = FMV_TERM_PATH,
   [FIELD_PATH2] = FMV_TERM_PATH2,
+  [FIELD_COMMAND] = FMV_TERM_NONE,
   [FIELD_DETAIL] = FMV_TERM_NONE,
 };
 
@@ -97,6 +103,22 @@ format_duration (guint64 ns)
   return g_strdup_printf ("%.3f s", ns / 1e9);
 }
 
+/* An exec's command line as shell words, and @rest the detail's other fields; NULL for
+ * other events and details without an argv list. */
+static char *
+exec_command_line (const FmEvent *ev,
+                   char         **rest)
+{
+  const FmSyscall *sc = fm_syscall_by_nr (ev->syscall_nr);
+
+  *rest = NULL;
+  if (sc == NULL || (sc->traits & FM_TRAIT_EXEC) == 0)
+    return NULL;
+  return fmv_command_line_from_detail (ev->detail, ev->detail_len, rest);
+}
+
+/* The text of @field, or NULL where @ev has none (path2 of most calls, the command line
+ * of all but an exec, the detail of an exec that holds only its command line). */
 static char *
 format_field (const FmEvent *ev,
               Field          field)
@@ -132,9 +154,22 @@ format_field (const FmEvent *ev,
     case FIELD_PATH:
       return fmv_bytes_to_display (ev->path, ev->path_len);
     case FIELD_PATH2:
-      return fmv_bytes_to_display (ev->path2, ev->path2_len);
+      return ev->path2_len > 0 ? fmv_bytes_to_display (ev->path2, ev->path2_len) : NULL;
+    case FIELD_COMMAND:
+      {
+        g_autofree char *rest = NULL;
+
+        return exec_command_line (ev, &rest);
+      }
     case FIELD_DETAIL:
-      return fmv_bytes_to_display (ev->detail, ev->detail_len);
+      {
+        g_autofree char *rest = NULL;
+        g_autofree char *command_line = exec_command_line (ev, &rest);
+
+        if (command_line == NULL)
+          return fmv_bytes_to_display (ev->detail, ev->detail_len);
+        return *rest != '\0' ? fmv_bytes_to_display (rest, strlen (rest)) : NULL;
+      }
     case N_FIELDS:
     default:
       g_assert_not_reached ();
@@ -170,11 +205,10 @@ copy_text_cb (FmvDetail *self)
   ev = fmv_row_get_event (self->row, &stored);
   for (Field f = 0; f < N_FIELDS; f++)
     {
-      g_autofree char *value = NULL;
+      g_autofree char *value = format_field (ev, f);
 
-      if (f == FIELD_PATH2 && ev->path2_len == 0)
+      if (value == NULL)
         continue;
-      value = format_field (ev, f);
       g_string_append_printf (text, "%s: %s\n", field_labels[f], value);
     }
   gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text->str);
@@ -225,9 +259,12 @@ fmv_detail_set_row (FmvDetail *self,
   for (Field f = 0; f < N_FIELDS; f++)
     {
       g_autofree char *value = format_field (ev, f);
-      gboolean shown = f != FIELD_PATH2 || ev->path2_len > 0;
+      gboolean shown = value != NULL;
 
-      gtk_label_set_label (GTK_LABEL (self->values[f]), value);
+      /* The Xvfb tests read this line. */
+      if (f == FIELD_COMMAND && value != NULL)
+        g_debug ("detail pane: command line: %s", value);
+      gtk_label_set_label (GTK_LABEL (self->values[f]), value != NULL ? value : "");
       gtk_widget_set_visible (self->names[f], shown);
       gtk_widget_set_visible (self->values[f], shown);
       if (self->filter_buttons[f] != NULL)

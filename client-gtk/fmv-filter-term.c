@@ -98,21 +98,90 @@ fmv_filter_term (FmvTermField   field,
     }
 }
 
+#define MIN_RANGE 3
+
+char *
+fmv_filter_pid_set (const guint32 *pids,
+                    guint          n,
+                    gboolean       exclude)
+{
+  g_autoptr(GString) set = g_string_new (NULL);
+  guint n_terms = 0;
+
+  g_return_val_if_fail (pids != NULL && n > 0, NULL);
+
+  for (guint i = 0; i < n; n_terms++)
+    {
+      guint run = 1;
+
+      while (i + run < n && pids[i + run] == pids[i] + run)
+        run++;
+      if (n_terms > 0)
+        g_string_append (set, " or ");
+      if (run >= MIN_RANGE)
+        {
+          g_string_append_printf (set, "(pid>=%u and pid<=%u)", pids[i], pids[i + run - 1]);
+          i += run;
+        }
+      else
+        g_string_append_printf (set, "pid=%u", pids[i++]);
+    }
+  /* one term is already a unit (pid=7, or a range in its parentheses) */
+  if (n_terms == 1)
+    return exclude ? g_strdup_printf ("not %s", set->str) : g_string_free (g_steal_pointer (&set), FALSE);
+  return g_strdup_printf (exclude ? "not (%s)" : "(%s)", set->str);
+}
+
+/* Whether @text has an "or" outside parentheses and quotes: joined with "and" as it is,
+ * the new term would bind to the last alternative only. In any case, or "||"; an "or"
+ * between slashes in a bare /regex/ or path only adds parentheses. */
+static gboolean
+is_or_boundary (char c)
+{
+  return g_ascii_isspace (c) || c == '(' || c == ')' || c == '/';
+}
+
+static gboolean
+has_top_level_or (const char *text)
+{
+  int depth = 0;
+  char quote = 0;
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (quote != 0)
+        {
+          if (*p == '\\' && p[1] != '\0')
+            p++;
+          else if (*p == quote)
+            quote = 0;
+          continue;
+        }
+      if (*p == '\'' || *p == '"')
+        quote = *p;
+      else if (*p == '(')
+        depth++;
+      else if (*p == ')')
+        depth--;
+      else if (depth == 0 && (strncmp (p, "||", 2) == 0 ||
+                              (g_ascii_strncasecmp (p, "or", 2) == 0 && (p == text || is_or_boundary (p[-1])) &&
+                               (p[2] == '\0' || is_or_boundary (p[2])))))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 char *
 fmv_filter_and (const char *current,
                 const char *term)
 {
   g_autofree char *stripped = g_strstrip (g_strdup (current ? current : ""));
-  g_autofree char *lower = NULL;
 
   g_return_val_if_fail (term != NULL, NULL);
 
   if (*stripped == '\0')
     return g_strdup (term);
-  /* "a or b and c" would bind the new term to b only. A word match is enough here:
-   * quoting " or " inside a value only adds harmless parentheses. */
-  lower = g_ascii_strdown (stripped, -1);
-  if (strstr (lower, " or ") != NULL || strstr (lower, "||") != NULL)
+  if (has_top_level_or (stripped))
     return g_strdup_printf ("(%s) and %s", stripped, term);
   return g_strdup_printf ("%s and %s", stripped, term);
 }

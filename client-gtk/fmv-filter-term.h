@@ -26,6 +26,14 @@ typedef enum {
 char *fmv_filter_term (FmvTermField   field,
                        const FmEvent *event);
 
+/* A term that matches the events of @n pids (ascending, n >= 1), or with @exclude those
+ * of every other pid, ready to be joined with "and": pid=7, (pid=7 or pid=9),
+ * not (pid=7 or pid=9). A run of three or more consecutive pids is one range,
+ * (pid>=10 and pid<=14), so that a build's many children stay a short filter. */
+char *fmv_filter_pid_set (const guint32 *pids,
+                          guint          n,
+                          gboolean       exclude);
+
 /* @current and @term joined with "and" (@current parenthesized when it has an "or"), or
  * @term alone when @current is empty. */
 char *fmv_filter_and (const char *current,

@@ -19,11 +19,7 @@ append_item (GMenu      *section,
              const char *action,
              const char *target)
 {
-  g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
-
-  g_menu_item_set_action_and_target_value (item, action,
-                                           target ? g_variant_new_string (target) : NULL);
-  g_menu_append_item (section, item);
+  fmv_menu_append (section, label, action, target ? g_variant_new_string (target) : NULL);
 }
 
 /* Rebuilds the section when @available (a{ss}, or NULL: not connected, every backend is

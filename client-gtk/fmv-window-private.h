@@ -128,6 +128,12 @@ void fmv_window_refilter (FmvWindow *self);
 void fmv_window_set_filter_text (FmvWindow  *self,
                                  const char *text);
 
+/* Appends an item that activates @action with @target (floating, or NULL) to @menu. */
+void fmv_menu_append (GMenu      *menu,
+                      const char *label,
+                      const char *action,
+                      GVariant   *target);
+
 /* ANDs @term into the filter entry's text and applies it. */
 void fmv_window_add_filter_term (FmvWindow  *self,
                                  const char *term);

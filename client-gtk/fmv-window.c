@@ -662,15 +662,24 @@ column_term_field (FmvColumn column)
     }
 }
 
+void
+fmv_menu_append (GMenu      *menu,
+                 const char *label,
+                 const char *action,
+                 GVariant   *target)
+{
+  g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
+
+  g_menu_item_set_action_and_target_value (item, action, target);
+  g_menu_append_item (menu, item);
+}
+
 static void
 add_filter_item (GMenu      *menu,
                  const char *label,
                  const char *term)
 {
-  g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
-
-  g_menu_item_set_action_and_target_value (item, "win.add-filter-term", g_variant_new_string (term));
-  g_menu_append_item (menu, item);
+  fmv_menu_append (menu, label, "win.add-filter-term", g_variant_new_string (term));
 }
 
 /* Include / Exclude <value> of the clicked cell's column, and the events before or after

@@ -35,6 +35,9 @@
 #define LEN FM_ARG_LENGTH
 #define T0 FM_TRAIT_NONE
 #define ENTRY FM_TRAIT_READ_AT_ENTRY
+#define READS (FM_TRAIT_READS | FM_TRAIT_RESULT_BYTES)
+#define WRITES (FM_TRAIT_WRITES | FM_TRAIT_RESULT_BYTES)
+#define COPIES (FM_TRAIT_READS | FM_TRAIT_WRITES_PATH2 | FM_TRAIT_RESULT_BYTES)
 
 /* The kernel's name (kname) is what its entry point and tracepoints are called after:
  * stat/lstat/fstat are the "new" variants on x86_64, sendfile is sendfile64, umount2 is
@@ -45,22 +48,22 @@ static const FmSyscall syscalls[] = {
   SC (openat2, "openat2", T0, DFD, P, FM_ARG_OPEN_HOW, IGN),
   SC (creat, "creat", T0, P, FM_ARG_MODE),
   SC (close, "close", ENTRY, FD),
-  SC (read, "read", T0, FD, IGN, COUNT),
-  SC (write, "write", T0, FD, IGN, COUNT),
-  SC (pread64, "pread64", T0, FD, IGN, COUNT, OFF),
-  SC (pwrite64, "pwrite64", T0, FD, IGN, COUNT, OFF),
-  SC (readv, "readv", T0, FD, IGN, FM_ARG_IOVCNT),
-  SC (writev, "writev", T0, FD, IGN, FM_ARG_IOVCNT),
-  SC (preadv, "preadv", T0, FD, IGN, FM_ARG_IOVCNT, OFF, FM_ARG_OFFSET_HIGH),
-  SC (pwritev, "pwritev", T0, FD, IGN, FM_ARG_IOVCNT, OFF, FM_ARG_OFFSET_HIGH),
-  SC (preadv2, "preadv2", T0, FD, IGN, FM_ARG_IOVCNT, OFF, FM_ARG_OFFSET_HIGH, FM_ARG_RWF_FLAGS),
-  SC (pwritev2, "pwritev2", T0, FD, IGN, FM_ARG_IOVCNT, OFF, FM_ARG_OFFSET_HIGH, FM_ARG_RWF_FLAGS),
+  SC (read, "read", READS, FD, IGN, COUNT),
+  SC (write, "write", WRITES, FD, IGN, COUNT),
+  SC (pread64, "pread64", READS, FD, IGN, COUNT, OFF),
+  SC (pwrite64, "pwrite64", WRITES, FD, IGN, COUNT, OFF),
+  SC (readv, "readv", READS, FD, IGN, FM_ARG_IOVCNT),
+  SC (writev, "writev", WRITES, FD, IGN, FM_ARG_IOVCNT),
+  SC (preadv, "preadv", READS, FD, IGN, FM_ARG_IOVCNT, OFF, FM_ARG_OFFSET_HIGH),
+  SC (pwritev, "pwritev", WRITES, FD, IGN, FM_ARG_IOVCNT, OFF, FM_ARG_OFFSET_HIGH),
+  SC (preadv2, "preadv2", READS, FD, IGN, FM_ARG_IOVCNT, OFF, FM_ARG_OFFSET_HIGH, FM_ARG_RWF_FLAGS),
+  SC (pwritev2, "pwritev2", WRITES, FD, IGN, FM_ARG_IOVCNT, OFF, FM_ARG_OFFSET_HIGH, FM_ARG_RWF_FLAGS),
   SC (lseek, "lseek", T0, FD, OFF, FM_ARG_WHENCE),
   SC (getdents64, "getdents64", T0, FD, IGN, COUNT),
   /* data from the event's path (the source) to its path2 */
-  SC (copy_file_range, "copy_file_range", T0, FD, IGN, FD2, IGN, COUNT, IGN),
-  SC (sendfile, "sendfile64", T0, FD2, FD, IGN, COUNT),
-  SC (splice, "splice", T0, FD, IGN, FD2, IGN, COUNT, FM_ARG_SPLICE_FLAGS),
+  SC (copy_file_range, "copy_file_range", COPIES, FD, IGN, FD2, IGN, COUNT, IGN),
+  SC (sendfile, "sendfile64", COPIES, FD2, FD, IGN, COUNT),
+  SC (splice, "splice", COPIES, FD, IGN, FD2, IGN, COUNT, FM_ARG_SPLICE_FLAGS),
   SC (mmap, "mmap", T0, IGN, LEN, FM_ARG_MMAP_PROT, FM_ARG_MMAP_FLAGS, FD, OFF),
   SC (fsync, "fsync", T0, FD),
   SC (fdatasync, "fdatasync", T0, FD),
@@ -141,6 +144,9 @@ static const FmSyscall syscalls[] = {
 #undef LEN
 #undef T0
 #undef ENTRY
+#undef READS
+#undef WRITES
+#undef COPIES
 
 #define NR_NONE 0xff
 
@@ -240,6 +246,14 @@ fm_syscall_path2_first (const FmSyscall *sc)
         break;
       }
   return FALSE;
+}
+
+guint64
+fm_syscall_result_bytes (const FmSyscall *sc,
+                         gint64           result)
+{
+  g_return_val_if_fail (sc != NULL, 0);
+  return (sc->traits & FM_TRAIT_RESULT_BYTES) != 0 && result > 0 ? (guint64) result : 0;
 }
 
 int

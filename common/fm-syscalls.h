@@ -76,6 +76,16 @@ typedef enum {
   FM_TRAIT_EXEC = 1 << 2,
   /* a NULL path names the dirfd's own file (utimensat (fd, NULL, ...) is futimens) */
   FM_TRAIT_NULL_PATH_IS_DIRFD = 1 << 3,
+  /* Where the call moves file data, for whatever counts reads, writes and bytes (the
+   * viewer's file summary): it reads from its FD argument (the event's path), writes to
+   * its FD argument, or writes to its FD2 argument (the event's path2: sendfile, splice
+   * and copy_file_range read path and write path2). A directory listing (getdents64)
+   * moves no file data. */
+  FM_TRAIT_READS = 1 << 4,
+  FM_TRAIT_WRITES = 1 << 5,
+  FM_TRAIT_WRITES_PATH2 = 1 << 6,
+  /* a success returns how many bytes it moved */
+  FM_TRAIT_RESULT_BYTES = 1 << 7,
 } FmSyscallTraits;
 
 #define FM_SYSCALL_MAX_ARGS 6
@@ -85,7 +95,7 @@ typedef struct {
   guint16 nr;                  /* x86_64 syscall number, below FM_SYSCALL_NR_LIMIT */
   const char *kernel_name;     /* the kernel's name: its __x64_sys_X entry point and
                                   syscalls:sys_enter_X tracepoint ("newstat" for stat) */
-  guint8 traits;               /* FmSyscallTraits */
+  guint16 traits;              /* FmSyscallTraits */
   guint8 n_args;
   FmArgKind args[FM_SYSCALL_MAX_ARGS];
 } FmSyscall;
@@ -119,6 +129,11 @@ guint64 fm_arg_kind_skip_bits (FmArgKind kind);
 /* Whether @sc's arguments name path2 before path (symlink's target, mount's source,
  * sendfile's destination): its call is written in that order. */
 gboolean fm_syscall_path2_first (const FmSyscall *sc);
+
+/* The bytes of file data a call of @sc that returned @result moved: @result for a
+ * successful call with FM_TRAIT_RESULT_BYTES, else 0. */
+guint64 fm_syscall_result_bytes (const FmSyscall *sc,
+                                 gint64           result);
 
 /* The index of @sc's first argument of @kind, or -1. */
 int fm_syscall_arg_index (const FmSyscall *sc,

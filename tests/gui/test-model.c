@@ -1125,6 +1125,71 @@ test_terms_match_their_event_only (void)
   }
 }
 
+/* A set of pids as a term: readable (one term a pid, a range for a run), and joined with
+ * "and" to a filter with an "or" it still means exactly the set, or all but it. */
+static void
+test_terms_pid_set_matches_exactly_its_pids (void)
+{
+  static const struct {
+    guint32 pids[8];
+    guint n;
+    const char *include, *exclude;
+  } cases[] = {
+    { { 200 }, 1, "pid=200", "not pid=200" },
+    { { 200, 300 }, 2, "(pid=200 or pid=300)", "not (pid=200 or pid=300)" },
+    { { 200, 201 }, 2, "(pid=200 or pid=201)", "not (pid=200 or pid=201)" },
+    { { 10, 11, 12 }, 3, "(pid>=10 and pid<=12)", "not (pid>=10 and pid<=12)" },
+    { { 5, 10, 11, 12, 13, 20, 21, 40 }, 8, "(pid=5 or (pid>=10 and pid<=13) or pid=20 or pid=21 or pid=40)",
+      "not (pid=5 or (pid>=10 and pid<=13) or pid=20 or pid=21 or pid=40)" },
+  };
+
+  for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
+    for (int exclude = 0; exclude <= 1; exclude++)
+      {
+        g_autofree char *term = fmv_filter_pid_set (cases[c].pids, cases[c].n, exclude);
+        g_autofree char *joined = fmv_filter_and ("comm=a or comm=b", term);
+        g_autoptr(GError) error = NULL;
+        g_autoptr(FmFilter) filter = NULL;
+
+        g_test_message ("%s", joined);
+        g_assert_cmpstr (term, ==, exclude ? cases[c].exclude : cases[c].include);
+        filter = fm_filter_new (joined, &error);
+        g_assert_no_error (error);
+        for (guint32 pid = 1; pid < 400; pid++)
+          {
+            FmEvent ev = { .seq = 1, .pid = pid, .syscall_nr = fm_syscall_by_name ("openat")->nr };
+            gboolean in_set = FALSE;
+
+            for (guint i = 0; i < cases[c].n; i++)
+              in_set |= cases[c].pids[i] == pid;
+            fm_event_set_strings (&ev, pid % 2 ? "a" : "c", "/x", "", "");
+            g_assert_cmpint (fm_filter_match (filter, &ev), ==, (pid % 2 == 1) && (in_set != exclude));
+          }
+      }
+}
+
+/* Joining adds parentheses only where an "or" outside any would take the new term. */
+static void
+test_terms_and_parenthesizes_only_a_top_level_or (void)
+{
+  static const struct { const char *current, *joined; } cases[] = {
+    { "(pid=200 or pid=300)", "(pid=200 or pid=300) and x" },
+    { "not (pid=1 or pid=2)", "not (pid=1 or pid=2) and x" },
+    { "path='/a or b' and comm=\"c or d\"", "path='/a or b' and comm=\"c or d\" and x" },
+    { "comm=a OR comm=b", "(comm=a OR comm=b) and x" },
+    { "comm=a || comm=b", "(comm=a || comm=b) and x" },
+    { "(comm=a)or(comm=b)", "((comm=a)or(comm=b)) and x" },
+    { "comm=orca and comm=major", "comm=orca and comm=major and x" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *joined = fmv_filter_and (cases[i].current, "x");
+
+      g_assert_cmpstr (joined, ==, cases[i].joined);
+    }
+}
+
 /* ---- filter completion ------------------------------------------------------------------ */
 
 /* @text without its '|', and in *@at where it was (the end without one). */
@@ -1291,6 +1356,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/viewer/capture/skips-and-counts-bad-lines", test_capture_skips_and_counts_bad_lines);
   g_test_add_func ("/viewer/capture/refuses-other-files", test_capture_refuses_other_files);
   g_test_add_func ("/viewer/terms/match-their-event-only", test_terms_match_their_event_only);
+  g_test_add_func ("/viewer/terms/pid-set-matches-exactly-its-pids", test_terms_pid_set_matches_exactly_its_pids);
+  g_test_add_func ("/viewer/terms/and-parenthesizes-only-a-top-level-or",
+                   test_terms_and_parenthesizes_only_a_top_level_or);
   g_test_add_func ("/viewer/filter/completes-fields-and-values", test_filter_completes_fields_and_values);
 
   return g_test_run ();

@@ -102,6 +102,19 @@ open_generated_capture() {
   wait_for_window "$tmp" "$name" 60
 }
 
+# open_fixture NAME N: tests/gui/fixtures/NAME (a capture of N events) open in the viewer
+# under a new Xvfb, all rows taken in and drawn (screenshot $tmp/main.png).
+open_fixture() {
+  local name=$1 n=$2
+  cp "$FILEMON_SOURCE_DIR/tests/gui/fixtures/$name" "$tmp/$name"
+  start_xvfb "$tmp"
+  VIEWER_TITLE=$name
+  start_viewer "$tmp" root "$tmp/$name"
+  wait_for_log "$tmp" "list shows $n of $n events" 60
+  park_pointer
+  wait_for_window "$tmp" main 60
+}
+
 # KEEP_TMP=1 keeps $tmp (the viewer's log, screenshots) to look at after a failure.
 end_file_test() {
   stop_viewer

@@ -141,6 +141,69 @@ assert_kinds (const char *name, guint n, ...)
   va_end (ap);
 }
 
+/* Where each data call moves file data, from the syscalls' man pages; the table's traits
+ * must say the same, and a call with a byte count or an iovec and an fd that is missing
+ * here must be named as moving no data (so that a new entry cannot leave its traits out). */
+static const struct { const char *name; guint traits; } data_calls[] = {
+  { "read", FM_TRAIT_READS }, { "pread64", FM_TRAIT_READS }, { "readv", FM_TRAIT_READS },
+  { "preadv", FM_TRAIT_READS }, { "preadv2", FM_TRAIT_READS },
+  { "write", FM_TRAIT_WRITES }, { "pwrite64", FM_TRAIT_WRITES }, { "writev", FM_TRAIT_WRITES },
+  { "pwritev", FM_TRAIT_WRITES }, { "pwritev2", FM_TRAIT_WRITES },
+  { "sendfile", FM_TRAIT_READS | FM_TRAIT_WRITES_PATH2 },
+  { "splice", FM_TRAIT_READS | FM_TRAIT_WRITES_PATH2 },
+  { "copy_file_range", FM_TRAIT_READS | FM_TRAIT_WRITES_PATH2 },
+};
+/* a directory listing, not file data */
+static const char *const sized_but_no_data[] = { "getdents64" };
+
+static void
+test_table_data_traits (void)
+{
+  const guint data_traits = FM_TRAIT_READS | FM_TRAIT_WRITES | FM_TRAIT_WRITES_PATH2;
+  guint n = 0;
+  const FmSyscall *all = fm_syscalls_all (&n);
+
+  for (guint i = 0; i < G_N_ELEMENTS (data_calls); i++)
+    {
+      const FmSyscall *sc = fm_syscall_by_name (data_calls[i].name);
+
+      g_test_message ("%s", data_calls[i].name);
+      g_assert_nonnull (sc);
+      g_assert_cmphex (sc->traits & data_traits, ==, data_calls[i].traits);
+      g_assert_true (sc->traits & FM_TRAIT_RESULT_BYTES);
+      g_assert_cmpuint (fm_syscall_result_bytes (sc, 4096), ==, 4096);
+      g_assert_cmpuint (fm_syscall_result_bytes (sc, 0), ==, 0);
+      g_assert_cmpuint (fm_syscall_result_bytes (sc, -11), ==, 0);
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      const FmSyscall *sc = &all[i];
+      gboolean listed = FALSE, exempt = FALSE;
+      gboolean sized = fm_syscall_arg_index (sc, FM_ARG_COUNT) >= 0 || fm_syscall_arg_index (sc, FM_ARG_IOVCNT) >= 0;
+      gboolean has_fd = fm_syscall_arg_index (sc, FM_ARG_FD) >= 0;
+
+      g_test_message ("%s", sc->name);
+      for (guint j = 0; j < G_N_ELEMENTS (data_calls); j++)
+        listed |= g_str_equal (sc->name, data_calls[j].name);
+      for (guint j = 0; j < G_N_ELEMENTS (sized_but_no_data); j++)
+        exempt |= g_str_equal (sc->name, sized_but_no_data[j]);
+      if (sized && has_fd)
+        g_assert_true (listed != exempt);
+      if (!listed)
+        {
+          g_assert_cmphex (sc->traits & (data_traits | FM_TRAIT_RESULT_BYTES), ==, 0);
+          g_assert_cmpuint (fm_syscall_result_bytes (sc, 4096), ==, 0);
+          continue;
+        }
+      /* the side a trait names is an argument of the call */
+      if (sc->traits & (FM_TRAIT_READS | FM_TRAIT_WRITES))
+        g_assert_true (has_fd);
+      if (sc->traits & FM_TRAIT_WRITES_PATH2)
+        g_assert_cmpint (fm_syscall_arg_index (sc, FM_ARG_FD2), >=, 0);
+    }
+}
+
 static void
 test_table_argument_kinds (void)
 {
@@ -608,6 +671,7 @@ main (int argc, char **argv)
   g_test_add_func ("/syscalls/table/matches-design-and-kernel-headers", test_table_matches_kernel_headers);
   g_test_add_func ("/syscalls/table/unique-names-numbers-kernel-names", test_table_unique_and_indexed);
   g_test_add_func ("/syscalls/table/argument-kinds", test_table_argument_kinds);
+  g_test_add_func ("/syscalls/table/every-data-call-says-where-its-bytes-go", test_table_data_traits);
   g_test_add_func ("/syscalls/table/tracepoints-exist-with-these-arguments", test_table_tracepoints_exist);
   g_test_add_func ("/syscalls/decode/open-flags", test_decode_open_flags);
   g_test_add_func ("/syscalls/decode/mode-octal-with-type", test_decode_mode);
