@@ -130,7 +130,7 @@ shared_children_clear (SharedChild *shared)
                                        MIN (event->m##_len, (limit)), detail_string);
 #define TO_VARIANT_ERRNO(id, m, limit)
 #define TO_VARIANT_USER(id, m, limit)
-#define TO_VARIANT(id, m, type, off, limit, ...) TO_VARIANT_##type (id, m, limit)
+#define TO_VARIANT(id, m, type, limit, ...) TO_VARIANT_##type (id, m, limit)
 
 static GVariant *
 event_to_variant (SharedChild   *shared,
@@ -278,7 +278,7 @@ syscall_from_name (const char *name, guint16 *nr)
   event->m##_len = (guint16) len;
 #define FROM_VARIANT_ERRNO(id, m, limit, key)
 #define FROM_VARIANT_USER(id, m, limit, key)
-#define FROM_VARIANT(id, m, type, off, limit, key, ...) FROM_VARIANT_##type (id, m, limit, key)
+#define FROM_VARIANT(id, m, type, limit, key, ...) FROM_VARIANT_##type (id, m, limit, key)
 
 gboolean
 fm_event_from_variant (GVariant *value,

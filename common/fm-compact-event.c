@@ -14,7 +14,7 @@
 #define INTERN_UTF8(m, limit) INTERN_BYTES (m, limit)
 #define INTERN_ERRNO(m, limit)
 #define INTERN_USER(m, limit)
-#define INTERN(id, m, type, off, limit, ...) FM_COMPACT_IF_KEPT (id, INTERN_##type (m, limit))
+#define INTERN(id, m, type, limit, ...) FM_COMPACT_IF_KEPT (id, INTERN_##type (m, limit))
 
 /* The ids of the string fields, in table order, for undoing a partial intern. */
 #define ID_BYTES(m) compact->m##_id,

@@ -2,9 +2,13 @@
  * are not on a hot path: help texts, the filter's field names, the jsonl reader's keys. */
 #include "fm-event-fields.h"
 
-#define INFO(id_, m, type_, off, lim, key_, filter, kind, completion_, help_, example_) \
+#include "fm-stream.h"
+
+#define INFO(id_, m, type_, lim, key_, filter, kind, completion_, help_, example_) \
   [FM_FIELD_##id_] = { .id = FM_FIELD_##id_, .type = FM_FIELD_TYPE_##type_, \
-                      .stream_offset = (off), .limit = (lim), .key = (key_), \
+                      FM_FIELD_IF_STORED_##type_ (.stream_offset = FM_RECORD_OFFSET_##id_, \
+                                                  .stream_size = FM_RECORD_SIZE_##id_,) \
+                      .limit = (lim), .key = (key_), \
                       .filter_name = (filter), .filter_kind = FM_FILTER_KIND_##kind, \
                       .completion = (completion_), .help = (help_), \
                       .example = (example_) },

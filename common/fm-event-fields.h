@@ -7,7 +7,9 @@
  * reader (fm-jsonl-reader.c), the filter language's fields (fm-filter*.c), the field list
  * of `filemonctl watch --help`, of the man page and of the shell completion (the last two
  * generated at build time, client-cli/filemonctl-fields-gen.c). Adding a field is one
- * line here, plus its tests; tests/unit/test-event-fields.c fails when a form misses one.
+ * line here, plus its tests and the documents of the contract it changes (the Events
+ * signal in dbus/org.filemond.Filemond1.xml, doc/stream-format.md); nothing is numbered
+ * by hand, and tests/unit/test-event-fields.c fails when a form or a document misses one.
  *
  * The table is an X-macro expanded at compile time rather than an array walked at run
  * time: the record encoder and decoder run for every event the daemon buffers and every
@@ -19,8 +21,7 @@
  * One line per field, in the order of the Events signal's tuple and of the jsonl and
  * csv columns:
  *
- *   X (ID, member, TYPE, stream offset, limit, key, filter name, FILTER KIND, completion, help,
- *      example)
+ *   X (ID, member, TYPE, limit, key, filter name, FILTER KIND, completion, help, example)
  *
  *   ID           FM_FIELD_<ID> in FmFieldId
  *   member       the FmEvent member (strings also get member_len)
@@ -29,9 +30,6 @@
  *                BYTES (bytes, NUL-free; ay with its NUL), UTF8 (valid UTF-8; s),
  *                ERRNO (derived from result: written and filtered, never stored),
  *                USER (derived from uid: a filter field only)
- *   offset       byte offset in the stream's event record (fm-stream.h): of the value,
- *                or for strings of their u16 length; the strings themselves follow the
- *                fixed part in table order, each with a NUL
  *   limit        strings: the longest value in bytes (longer ones are clamped); the
  *                syscall: the longest name a reader takes
  *   key          the jsonl key and csv column
@@ -56,35 +54,35 @@ G_BEGIN_DECLS
 #define FM_DETAIL_MAX 1024
 
 #define FM_EVENT_FIELDS(X) \
-  X (SEQ, seq, U64, 8, 0, "seq", "seq", NUMBER, "seq>", \
+  X (SEQ, seq, U64, 0, "seq", "seq", NUMBER, "seq>", \
      "sequence number in the daemon's buffer (missed events show as gaps)", "seq>=100") \
-  X (TIME, time_ns, U64, 16, 0, "time_ns", "time", TIME, "time>", \
+  X (TIME, time_ns, U64, 0, "time_ns", "time", TIME, "time>", \
      "when the call returned: ns since the epoch, or HH:MM[:SS[.frac]] (local time)", "time>=12:00:05") \
-  X (DURATION, duration_ns, U64, 24, 0, "duration_ns", "duration", DURATION, "duration>", \
+  X (DURATION, duration_ns, U64, 0, "duration_ns", "duration", DURATION, "duration>", \
      "how long the call took (0: unknown): ns, or a number with ns, us, ms or s", "duration>1ms") \
-  X (PID, pid, U32, 32, 0, "pid", "pid", NUMBER, "pid=", \
+  X (PID, pid, U32, 0, "pid", "pid", NUMBER, "pid=", \
      "process id", "pid=1234") \
-  X (PPID, ppid, U32, 36, 0, "ppid", "ppid", NUMBER, "ppid=", \
+  X (PPID, ppid, U32, 0, "ppid", "ppid", NUMBER, "ppid=", \
      "parent process id", "ppid=1") \
-  X (TID, tid, U32, 40, 0, "tid", "tid", NUMBER, "tid=", \
+  X (TID, tid, U32, 0, "tid", "tid", NUMBER, "tid=", \
      "thread id", "tid=1234") \
-  X (UID, uid, U32, 44, 0, "uid", "uid", NUMBER, "uid=", \
+  X (UID, uid, U32, 0, "uid", "uid", NUMBER, "uid=", \
      "user id of the process", "uid=1000") \
-  X (USER, derived_user, USER, 0, 0, NULL, "user", USER, "user=", \
+  X (USER, derived_user, USER, 0, NULL, "user", USER, "user=", \
      "user name of uid, or a glob of names", "user=root") \
-  X (COMM, comm, BYTES, 56, FM_COMM_MAX - 1, "comm", "comm", TEXT, "comm=", \
+  X (COMM, comm, BYTES, FM_COMM_MAX - 1, "comm", "comm", TEXT, "comm=", \
      "process name (its first 15 bytes)", "comm=sshd") \
-  X (SYSCALL, syscall_nr, SYSCALL, 6, FM_SYSCALL_NAME_MAX - 1, "syscall", "syscall", SYSCALL, "syscall=", \
+  X (SYSCALL, syscall_nr, SYSCALL, FM_SYSCALL_NAME_MAX - 1, "syscall", "syscall", SYSCALL, "syscall=", \
      "name of the call, e.g. openat", "syscall=open*") \
-  X (RESULT, result, I64, 48, 0, "result", "result", RESULT, "result<", \
+  X (RESULT, result, I64, 0, "result", "result", RESULT, "result<", \
      "what the call returned: >= 0, or -errno (result=-ENOENT works too)", "result<0") \
-  X (ERRNO, derived_errno, ERRNO, 0, 0, "errno", "errno", ERRNO, "errno=", \
+  X (ERRNO, derived_errno, ERRNO, 0, "errno", "errno", ERRNO, "errno=", \
      "name or number of the error of a failed call, e.g. EACCES", "errno=EACCES") \
-  X (PATH, path, BYTES, 58, FM_PATH_MAX, "path", "path", TEXT, "path~", \
+  X (PATH, path, BYTES, FM_PATH_MAX, "path", "path", TEXT, "path~", \
      "file the call named, absolute where the kernel can tell", "path~'^/etc/'") \
-  X (PATH2, path2, BYTES, 60, FM_PATH_MAX, "path2", "path2", TEXT, "path2~", \
+  X (PATH2, path2, BYTES, FM_PATH_MAX, "path2", "path2", TEXT, "path2~", \
      "second file: the target of rename and link, the contents of a symlink", "path2=*.new") \
-  X (DETAIL, detail, UTF8, 62, FM_DETAIL_MAX, "detail", "detail", TEXT, "detail~", \
+  X (DETAIL, detail, UTF8, FM_DETAIL_MAX, "detail", "detail", TEXT, "detail~", \
      "flags and modes decoded, e.g. O_WRONLY|O_CREAT, 0644", "detail~O_CREAT")
 
 /* ---- per-TYPE pieces the expansions share ----------------------------------------- */
@@ -131,7 +129,7 @@ G_BEGIN_DECLS
 #define FM_FIELD_MAX_BYTES_SYSCALL(limit)
 #define FM_FIELD_MAX_BYTES_ERRNO(limit)
 #define FM_FIELD_MAX_BYTES_USER(limit)
-#define FM_FIELD_MAX_BYTES(id, m, type, off, limit, ...) FM_FIELD_MAX_BYTES_##type (limit)
+#define FM_FIELD_MAX_BYTES(id, m, type, limit, ...) FM_FIELD_MAX_BYTES_##type (limit)
 
 #define FM_FIELD_ID(id, ...) FM_FIELD_##id,
 
@@ -166,7 +164,10 @@ typedef enum {
 typedef struct {
   FmFieldId id;
   FmFieldType type;
+  /* in the fixed part of the stream's event record (fm-stream.h): where the value, or a
+   * string's length, is and the bytes it takes; 0 for a derived field */
   guint stream_offset;
+  guint stream_size;
   gsize limit;
   const char *key;          /* NULL: not written (user) */
   const char *filter_name;

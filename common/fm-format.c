@@ -60,7 +60,7 @@ fm_format_to_string (FmFormat format)
 #define CSV_COLUMN_UTF8 CSV_COLUMN_KEYED
 #define CSV_COLUMN_ERRNO CSV_COLUMN_KEYED
 #define CSV_COLUMN_USER(key)
-#define CSV_COLUMN(id, m, type, off, limit, key, ...) CSV_COLUMN_##type (key)
+#define CSV_COLUMN(id, m, type, limit, key, ...) CSV_COLUMN_##type (key)
 
 const char *
 fm_format_header (FmFormat format)
@@ -298,7 +298,7 @@ errno_name (const FmEvent *e)
 #define JSONL_FIELD_UTF8(m, key) JSONL_KEYED (key, JSONL_UTF8 (m))
 #define JSONL_FIELD_ERRNO(m, key) JSONL_KEYED (key, JSONL_ERRNO (m))
 #define JSONL_FIELD_USER(m, key)
-#define JSONL_FIELD(id, m, type, off, limit, key, ...) JSONL_FIELD_##type (m, key)
+#define JSONL_FIELD(id, m, type, limit, key, ...) JSONL_FIELD_##type (m, key)
 
 static void
 format_jsonl (const FmEvent *e, GString *out)

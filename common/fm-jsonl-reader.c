@@ -375,7 +375,7 @@ json_skip (Json *j, int depth)
 #define KEY_LEN_UTF8 KEY_LEN_KEYED
 #define KEY_LEN_ERRNO KEY_LEN_KEYED
 #define KEY_LEN_USER(key) 0
-#define KEY_LEN(id, m, type, off, limit, key, ...) [FM_FIELD_##id] = KEY_LEN_##type (key),
+#define KEY_LEN(id, m, type, limit, key, ...) [FM_FIELD_##id] = KEY_LEN_##type (key),
 
 static const gsize key_lens[FM_N_FIELDS] = { FM_EVENT_FIELDS (KEY_LEN) };
 

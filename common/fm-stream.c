@@ -69,17 +69,23 @@ fm_stream_write_header (guint8 out[FM_STREAM_HEADER_SIZE])
 /* The expansions of FM_EVENT_FIELDS (fm-event-fields.h) that make the record's code,
  * one macro per TYPE: a field of a derived type has no part in a record. */
 
-/* Its fixed part must hold every offset the table gives. */
-#define FITS_U64(off) G_STATIC_ASSERT ((off) >= 8 && (off) + 8 <= FM_RECORD_EVENT_FIXED);
-#define FITS_U32(off) G_STATIC_ASSERT ((off) >= 8 && (off) + 4 <= FM_RECORD_EVENT_FIXED);
-#define FITS_I64(off) FITS_U64 (off)
-#define FITS_SYSCALL(off) G_STATIC_ASSERT ((off) == 6);   /* the record head's aux */
-#define FITS_BYTES(off) G_STATIC_ASSERT ((off) >= 8 && (off) + 2 <= FM_RECORD_EVENT_FIXED);
-#define FITS_UTF8(off) FITS_BYTES (off)
-#define FITS_ERRNO(off)
-#define FITS_USER(off)
-#define FITS(id, m, type, off, ...) FITS_##type (off)
-FM_EVENT_FIELDS (FITS)
+/* The syscall is the record head's aux, which has room for one. */
+#define SYSCALLS_U64
+#define SYSCALLS_U32
+#define SYSCALLS_I64
+#define SYSCALLS_SYSCALL + 1
+#define SYSCALLS_BYTES
+#define SYSCALLS_UTF8
+#define SYSCALLS_ERRNO
+#define SYSCALLS_USER
+#define SYSCALLS(id, m, type, ...) SYSCALLS_##type
+G_STATIC_ASSERT (0 FM_EVENT_FIELDS (SYSCALLS) == 1);
+
+/* What every record starts with, and the sizes of the records that have one, are not
+ * made from the table: readers everywhere rely on them whatever the event holds. */
+G_STATIC_ASSERT (offsetof (FmRecordEventFixed, record_size) == 0);
+G_STATIC_ASSERT (offsetof (FmRecordEventFixed, record_type) == 4);
+G_STATIC_ASSERT (offsetof (FmRecordEventFixed, record_aux) == 6);
 
 /* The length a string field takes in the record: clamped to its limit. */
 #define CLAMPED(m, limit) ((guint16) MIN (event->m##_len, (limit)))
@@ -92,7 +98,7 @@ FM_EVENT_FIELDS (FITS)
 #define STRINGS_SIZE_SYSCALL(m, limit)
 #define STRINGS_SIZE_ERRNO(m, limit)
 #define STRINGS_SIZE_USER(m, limit)
-#define STRINGS_SIZE(id, m, type, off, limit, ...) STRINGS_SIZE_##type (m, limit)
+#define STRINGS_SIZE(id, m, type, limit, ...) STRINGS_SIZE_##type (m, limit)
 
 /* Inlined where it runs per event (the checked decoder); the function is for others. */
 static inline gsize
@@ -126,7 +132,7 @@ put_string (guint8 *p, const char *s, guint16 len)
 #define ENCODE_UTF8(m, off, limit) ENCODE_BYTES (m, off, limit)
 #define ENCODE_ERRNO(m, off, limit)
 #define ENCODE_USER(m, off, limit)
-#define ENCODE(id, m, type, off, limit, ...) ENCODE_##type (m, off, limit)
+#define ENCODE(id, m, type, limit, ...) ENCODE_##type (m, FM_RECORD_OFFSET_##id, limit)
 
 gsize
 fm_record_encode_event (const FmEvent *event,
@@ -223,7 +229,7 @@ take_string (const guint8 **p, guint16 len, const char **out)
 #define VIEW_UTF8(m, off) VIEW_BYTES (m, off)
 #define VIEW_ERRNO(m, off)
 #define VIEW_USER(m, off)
-#define VIEW(id, m, type, off, ...) VIEW_##type (m, off)
+#define VIEW(id, m, type, ...) VIEW_##type (m, FM_RECORD_OFFSET_##id)
 
 static inline void
 view_event (const guint8 *data,
@@ -243,7 +249,7 @@ view_event (const guint8 *data,
 #define CHECK_LIMIT_SYSCALL(m, limit)
 #define CHECK_LIMIT_ERRNO(m, limit)
 #define CHECK_LIMIT_USER(m, limit)
-#define CHECK_LIMIT(id, m, type, off, limit, ...) CHECK_LIMIT_##type (m, limit)
+#define CHECK_LIMIT(id, m, type, limit, ...) CHECK_LIMIT_##type (m, limit)
 
 #define CHECK_STRING_BYTES(m) || !take_string (&p, event->m##_len, &event->m)
 #define CHECK_STRING_UTF8(m) || !take_string (&p, event->m##_len, &event->m)

@@ -11,26 +11,17 @@
  *
  * Then records. Every record starts with:
  *   0  4  size       u32, total record size in bytes, this field included
- *   4  2  type       u16: 1 event, 2 gap, 3 dropped
+ *   4  2  type       u16: 1 event, 2 gap, 3 dropped, 4 capture
  *   6  2  aux        u16, type-specific
  * Readers skip records of a type they do not know (size tells how far).
  *
- * Event record (type 1; aux = x86_64 syscall number). The offsets are those of
- * FM_EVENT_FIELDS (fm-event-fields.h), which the code reads; today:
- *   8  8  seq        u64
- *   16 8  time_ns    u64, CLOCK_REALTIME
- *   24 8  duration   u64, ns
- *   32 4  pid        u32
- *   36 4  ppid       u32
- *   40 4  tid        u32
- *   44 4  uid        u32
- *   48 8  result     i64
- *   56 2  comm_len   u16 } lengths of the strings that follow, NUL excluded;
- *   58 2  path_len   u16 } each string is followed by one NUL byte and contains none.
- *   60 2  path2_len  u16 }
- *   62 2  detail_len u16 }
- *   64 .. comm NUL path NUL path2 NUL detail NUL   (the table's order)
- *   size = 64 + comm_len + path_len + path2_len + detail_len + 4
+ * Event record (type 1; aux = x86_64 syscall number): a fixed part, then the strings.
+ * The fixed part is made from FM_EVENT_FIELDS (fm-event-fields.h) by FmRecordEventFixed
+ * below: the numbers in table order, then the u16 lengths of the strings in table order,
+ * with no padding; the strings follow in table order, each with one NUL. It is computed
+ * rather than numbered so that a new field cannot leave an offset stale; the offsets
+ * doc/stream-format.md gives readers in other languages are checked against these by
+ * tests/unit/test-event-fields.c.
  *
  * Gap record (type 2, aux 0, size 24): this reader missed events because it fell behind.
  *   8  8  first_seq  u64, first sequence number missed
@@ -42,6 +33,7 @@
  */
 #pragma once
 
+#include <stddef.h>
 #include <string.h>
 
 #include <glib.h>
@@ -54,15 +46,64 @@ G_BEGIN_DECLS
 #define FM_STREAM_VERSION      1
 #define FM_STREAM_HEADER_SIZE  16
 
-#define FM_RECORD_EVENT_FIXED  64
 #define FM_RECORD_GAP_SIZE     24
 #define FM_RECORD_DROPPED_SIZE 16
 #define FM_RECORD_CAPTURE_SIZE 16
+
+/* The members a field has in the fixed part of an event record: a number where it
+ * stands among the numbers, a string's length among the lengths; the syscall is the
+ * record's aux. */
+#define FM_RECORD_NUMBER_U64(m) guint64 m;
+#define FM_RECORD_NUMBER_U32(m) guint32 m;
+#define FM_RECORD_NUMBER_I64(m) gint64 m;
+#define FM_RECORD_NUMBER_SYSCALL(m)
+#define FM_RECORD_NUMBER_BYTES(m)
+#define FM_RECORD_NUMBER_UTF8(m)
+#define FM_RECORD_NUMBER_ERRNO(m)
+#define FM_RECORD_NUMBER_USER(m)
+#define FM_RECORD_NUMBER(id, m, type, ...) FM_RECORD_NUMBER_##type (m)
+
+#define FM_RECORD_LENGTH_BYTES(m) guint16 m##_len;
+#define FM_RECORD_LENGTH_UTF8(m) guint16 m##_len;
+#define FM_RECORD_LENGTH_U64(m)
+#define FM_RECORD_LENGTH_U32(m)
+#define FM_RECORD_LENGTH_I64(m)
+#define FM_RECORD_LENGTH_SYSCALL(m)
+#define FM_RECORD_LENGTH_ERRNO(m)
+#define FM_RECORD_LENGTH_USER(m)
+#define FM_RECORD_LENGTH(id, m, type, ...) FM_RECORD_LENGTH_##type (m)
+
+/* The fixed part of an event record, as a layout only: never read or written through
+ * (records are unaligned little-endian bytes), just asked for offsetof and sizeof.
+ * Packed, because the layout is what the members add up to, not what the compiler's
+ * alignment would make of them. */
+typedef struct __attribute__ ((packed)) {
+  guint32 record_size;
+  guint16 record_type;
+  guint16 record_aux;
+  FM_EVENT_FIELDS (FM_RECORD_NUMBER)
+  FM_EVENT_FIELDS (FM_RECORD_LENGTH)
+} FmRecordEventFixed;
+
+#define FM_RECORD_EVENT_FIXED  sizeof (FmRecordEventFixed)
 /* Upper bound of one record's size; the decoder refuses anything larger. */
 #define FM_RECORD_MAX_SIZE     (FM_RECORD_EVENT_FIXED FM_EVENT_FIELDS (FM_FIELD_MAX_BYTES))
 
-/* The offset of each stored field in an event record: FM_RECORD_OFFSET_RESULT... */
-#define FM_RECORD_OFFSET(id, m, type, off, ...) FM_FIELD_IF_STORED_##type (FM_RECORD_OFFSET_##id = (off),)
+/* The member of the fixed part that holds a stored field: its value, a string's length,
+ * the syscall's aux. */
+#define FM_RECORD_MEMBER_U64(m) m
+#define FM_RECORD_MEMBER_U32(m) m
+#define FM_RECORD_MEMBER_I64(m) m
+#define FM_RECORD_MEMBER_SYSCALL(m) record_aux
+#define FM_RECORD_MEMBER_BYTES(m) m##_len
+#define FM_RECORD_MEMBER_UTF8(m) m##_len
+
+/* Where each stored field's member is and the bytes it takes: FM_RECORD_OFFSET_RESULT,
+ * FM_RECORD_SIZE_RESULT... */
+#define FM_RECORD_OFFSET(id, m, type, ...) \
+  FM_FIELD_IF_STORED_##type ( \
+    FM_RECORD_OFFSET_##id = offsetof (FmRecordEventFixed, FM_RECORD_MEMBER_##type (m)), \
+    FM_RECORD_SIZE_##id = sizeof (((FmRecordEventFixed *) NULL)->FM_RECORD_MEMBER_##type (m)),)
 enum {
   FM_EVENT_FIELDS (FM_RECORD_OFFSET)
 };

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 static gboolean to_journal;
+static char **debug_domains;   /* G_MESSAGES_DEBUG's names, read once */
 
 /* systemd sets JOURNAL_STREAM=DEV:INODE for the stream it connects stderr to; when
  * stderr is still that stream, structured fields are better sent to the journal socket. */
@@ -64,6 +65,25 @@ write_stderr (GLogLevelFlags   level,
   return G_LOG_WRITER_HANDLED;
 }
 
+/* Whether a message is below what is logged. GLib 2.74's own test finds a domain in
+ * G_MESSAGES_DEBUG as a substring, so "filemond-bpf" there would let the core's
+ * "filemond" debug messages through too: the names are matched whole here. */
+static gboolean
+would_drop (GLogLevelFlags level,
+            const char    *domain)
+{
+  /* as GLib: warnings and above, messages and the program's own levels always go out */
+  if ((level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING |
+                G_LOG_LEVEL_MESSAGE)) != 0 ||
+      (level >> G_LOG_LEVEL_USER_SHIFT) != 0 ||
+      g_log_get_debug_enabled ())
+    return FALSE;
+  for (char **name = debug_domains; name != NULL && *name != NULL; name++)
+    if (g_str_equal (*name, "all") || g_strcmp0 (*name, domain) == 0)
+      return FALSE;
+  return TRUE;
+}
+
 static GLogWriterOutput
 filemond_log_writer (GLogLevelFlags   level,
                      const GLogField *fields,
@@ -76,7 +96,7 @@ filemond_log_writer (GLogLevelFlags   level,
     if (g_str_equal (fields[i].key, "GLIB_DOMAIN"))
       domain = fields[i].value;
 
-  if (g_log_writer_default_would_drop (level, domain))
+  if (would_drop (level, domain))
     return G_LOG_WRITER_HANDLED;
 
   if (to_journal &&
@@ -89,7 +109,13 @@ filemond_log_writer (GLogLevelFlags   level,
 void
 fmd_log_init (gboolean verbose)
 {
+  const char *names = g_getenv ("G_MESSAGES_DEBUG");
+
   to_journal = stderr_is_journal_stream ();
+  g_clear_pointer (&debug_domains, g_strfreev);
+  /* GLib separates the names by spaces; commas are forgiven */
+  if (names != NULL)
+    debug_domains = g_strsplit_set (names, " ,", -1);
   if (verbose)
     g_log_set_debug_enabled (TRUE);
   g_log_set_writer_func (filemond_log_writer, NULL, NULL);

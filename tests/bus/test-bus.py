@@ -769,7 +769,7 @@ def check_forged_signals(tap, conn):
 
     def subscribers_added():
         with open(log_path, errors="replace") as log:
-            return len(re.findall(r"subscriber \S+ added", log.read()))
+            return len(re.findall(r"debug filemond-bus: subscriber \S+ added", log.read()))
     before = subscribers_added()
     # SIGINT as in a terminal (Ctrl+C ends the example): this test's children may inherit
     # it ignored from the harness
@@ -1244,7 +1244,7 @@ def check_flood(tap, conn):
 def saves_authorized():
     """How many Save calls filemond has authorized so far (its log)."""
     with open(os.environ["FILEMOND_LOG"], errors="replace") as log:
-        return sum(1 for line in log if re.search(r"Save from \S+ authorized", line))
+        return sum(1 for line in log if re.search(r"debug filemond-bus: Save from \S+ authorized", line))
 
 
 def check_stalled_saves(tap, conn):
@@ -1713,7 +1713,7 @@ def check_load(tap, conn):
     end(stopper)
     end(saver)
     log = open(os.environ["FILEMOND_LOG"], errors="replace").read()
-    tap.check("dropping subscriber %s" % member_name in log, "/load/stalled-subscriber-dropped")
+    tap.check("filemond-bus: dropping subscriber %s: " % member_name in log, "/load/stalled-subscriber-dropped")
     tap.check(daemon_alive(), "/load/daemon-survives")
     growth = peak - rss_before
     # the ring's own growth (1M events at most, ~256 MiB by config) is not the attack's:
@@ -2008,6 +2008,46 @@ def check_sigterm(tap, conn):
     tap.check(not stray, "/sigterm/no-stap-left", stray)
 
 
+# A debug message of each log domain that check_log_domains makes filemond log.
+DOMAIN_DEBUG_MESSAGES = {
+    "filemond": r"debug filemond: capture state: idle -> starting$",
+    "filemond-bus": r"debug filemond-bus: subscriber :\S+ added$",
+    "filemond-stap": r"debug filemond-stap: stap started as pid \d+$",
+}
+
+
+def check_log_domains(tap, conn):
+    """Each part of filemond logs under its own GLib log domain: with G_MESSAGES_DEBUG
+    naming one (with-bus.sh --debug-domains), filemond's log holds that part's debug and
+    info messages and no other part's, after calls that make every part log some."""
+    wanted = os.environ.get("FILEMOND_DEBUG_DOMAINS")
+    name = "/log-domains/%s" % wanted
+    if not tap.check(wanted in DOMAIN_DEBUG_MESSAGES, name + "/harness-set-a-domain", wanted):
+        return
+    call(conn, "Subscribe", GLib.Variant("(a{sv})", ({},)))
+    fake_stap("normal", "hang")
+    start(conn, {"backend": GLib.Variant("s", "stap")})
+    wait_for(lambda: prop(conn, "State") == "running")
+    stop_if_running(conn)
+    call(conn, "Unsubscribe", None)
+    log_path = os.environ["FILEMOND_LOG"]
+
+    def lines():
+        with open(log_path, errors="replace") as log:
+            return log.read().splitlines()
+    # the wanted part's message is logged before the call or state it comes with returns
+    tap.check(wait_for(lambda: any(re.search(DOMAIN_DEBUG_MESSAGES[wanted], line)
+                                   for line in lines()), 10),
+              name + "/its-debug-messages-logged", "\n".join(lines()[-40:]))
+    others = set()
+    for line in lines():
+        # "filemond: LEVEL DOMAIN: MESSAGE", or without DOMAIN when a message has none
+        m = re.match(r"filemond: (debug|info)(?: ([\w-]+))?: ", line)
+        if m and m.group(2) != wanted:
+            others.add(m.group(2) or "(no domain)")
+    tap.check(not others, name + "/no-other-domain-debug-messages", sorted(others))
+
+
 def fake_stap_pids():
     with open(os.environ["FILEMON_FAKE_STAP_PIDS"]) as f:
         return [int(line) for line in f if line.strip()]
@@ -2102,6 +2142,10 @@ def main():
         "dead-subscribers": check_dead_subscribers,
         "owner": check_capture_owner,
         "lagging": check_lagging_subscriber,
+        # the domain is the harness's --debug-domains
+        "log-domain-filemond": check_log_domains,
+        "log-domain-filemond-bus": check_log_domains,
+        "log-domain-filemond-stap": check_log_domains,
     }
     selected = sys.argv[1:] or list(checks)
     for name in selected:

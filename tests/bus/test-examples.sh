@@ -41,7 +41,7 @@ wait_for() {
     sleep 0.1
   done
 }
-subscribers_added() { grep -c 'subscriber .* added' "$FILEMOND_LOG" || true; }
+subscribers_added() { grep -c 'debug filemond-bus: subscriber .* added' "$FILEMOND_LOG" || true; }
 state() {
   gdbus call --system --dest org.filemond.Filemond1 --object-path /org/filemond/Filemond1 \
     --method org.freedesktop.DBus.Properties.Get org.filemond.Filemond1 State

@@ -20,6 +20,9 @@
 #   harness's own cgroup); exported as FILEMOND_MEMORY_CGROUP (its directory) and
 #   FILEMOND_MEMORY_CGROUP_VERSION (1 or 2). Memory the kernel charges to filemond there
 #   (page cache of what it writes included) is what the unit's limit would count.
+# --debug-domains DOMAINS: filemond runs with G_MESSAGES_DEBUG=DOMAINS instead of
+#   --verbose, so only those log domains' debug and info messages reach its log;
+#   exported as FILEMOND_DEBUG_DOMAINS.
 #
 # COMMAND runs as root (it drops privileges itself with setpriv) with these exported:
 #   DBUS_SYSTEM_BUS_ADDRESS  the private bus
@@ -56,7 +59,7 @@
 set -euo pipefail
 
 usage() {
-  echo "usage: $0 [--no-daemon] [--config FILE] -- COMMAND [ARGS...]" >&2
+  echo "usage: $0 [--no-daemon] [--config FILE] [--memory-max BYTES] [--debug-domains DOMAINS] -- COMMAND [ARGS...]" >&2
   exit 2
 }
 
@@ -78,6 +81,7 @@ if [ "${1:-}" != "--inner" ]; then
       --no-daemon) shift ;;
       --config) [ $# -ge 2 ] || usage; [ -r "$2" ] || die "cannot read config $2"; shift 2 ;;
       --memory-max) [[ "${2:-}" =~ ^[0-9]+$ ]] || usage; shift 2 ;;
+      --debug-domains) [ -n "${2:-}" ] || usage; shift 2 ;;
       --) shift; break ;;
       *) usage ;;
     esac
@@ -112,11 +116,13 @@ shift
 run_daemon=1
 user_config=""
 memory_max=""
+debug_domains=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-daemon) run_daemon=0; shift ;;
     --config) user_config=$(realpath "$2"); shift 2 ;;
     --memory-max) memory_max=$2; shift 2 ;;
+    --debug-domains) debug_domains=$2; shift 2 ;;
     --) shift; break ;;
     *) usage ;;
   esac
@@ -412,6 +418,8 @@ export DBUS_DAEMON_PID=$dbus_pid
 export POLKITD_PID_FILE=$scratch/polkitd.pid
 unset FILEMOND_PID
 : > "$FILEMOND_LOG"
+unset FILEMOND_DEBUG_DOMAINS
+[ -z "$debug_domains" ] || export FILEMOND_DEBUG_DOMAINS=$debug_domains
 
 if [ "$run_daemon" = 1 ]; then
   filemond=$build_dir/daemon/filemond
@@ -425,8 +433,15 @@ if [ "$run_daemon" = 1 ]; then
   (
     # filemond inherits the cgroup of this subshell
     [ -z "$memory_cgroup" ] || echo "$BASHPID" > "$memory_cgroup/cgroup.procs"
-    # shellcheck disable=SC2086  # FILEMOND_WRAPPER is a command line (valgrind ...)
-    setpriv --pdeathsig TERM -- ${FILEMOND_WRAPPER:-} "$filemond" --config="$scratch/filemond.conf" --verbose \
+    # every domain's debug messages, or with --debug-domains only those domains'
+    if [ -z "$debug_domains" ]; then
+      verbosity=--verbose
+    else
+      verbosity=
+      export G_MESSAGES_DEBUG=$debug_domains
+    fi
+    # shellcheck disable=SC2086  # FILEMOND_WRAPPER is a command line (valgrind ...), verbosity may be empty
+    setpriv --pdeathsig TERM -- ${FILEMOND_WRAPPER:-} "$filemond" --config="$scratch/filemond.conf" $verbosity \
       </dev/null >>"$FILEMOND_LOG" 2>&1 &
     echo $! > "$scratch/filemond.pid"
     rc=0

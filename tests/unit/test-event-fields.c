@@ -2,12 +2,15 @@
  * every form of the event. For each field, two events that differ in that field alone
  * must differ in the stream record, the GVariant, the jsonl line and the csv record, and
  * each must come back from them whole; a filter on the field must tell them apart; the
- * table's stream offsets must tile the record's fixed part. A field added to the table
- * but missed by a consumer fails here (the help, man page and completion are checked by
- * tests/cli/test-fields.sh). */
+ * table's stream offsets must tile the record's fixed part. The contract's documents
+ * must say what the table makes: the Events signal's type in the interface XML, its
+ * field list there, the record's layout in doc/stream-format.md. A field added to the
+ * table but missed by a consumer or a document fails here (the help, man page and
+ * completion are checked by tests/cli/test-fields.sh). */
 #include <string.h>
 
 #include "fm-codec.h"
+#include "fm-dbus-generated.h"
 #include "fm-filter.h"
 #include "fm-format.h"
 #include "fm-stream.h"
@@ -187,8 +190,79 @@ test_gvariant_type_has_one_child_per_stored_field (void)
     stored += fm_field_is_stored (&fm_event_fields[i]);
   g_assert_true (g_variant_type_is_tuple (type));
   g_assert_cmpuint (g_variant_type_n_items (type), ==, stored);
-  /* the D-Bus contract (dbus/org.filemond.Filemond1.xml) */
-  g_assert_cmpstr (FM_EVENT_VARIANT_TYPE_STRING, ==, "(tttuuuuaysxayays)");
+}
+
+/* The Events signal as the XML declares it (the code gdbus-codegen made from it): the
+ * contract the table's GVariant must be, as the daemon emits it and clients decode it. */
+static void
+test_gvariant_type_is_the_xml_signature (void)
+{
+  GDBusInterfaceInfo *info = fm_filemond1_interface_info ();
+  GDBusSignalInfo *events = g_dbus_interface_info_lookup_signal (info, "Events");
+
+  g_assert_nonnull (events);
+  g_assert_nonnull (events->args[0]);
+  g_assert_null (events->args[1]);
+  g_assert_cmpstr (events->args[0]->signature, ==, "a" FM_EVENT_VARIANT_TYPE_STRING);
+}
+
+static char *
+source_file (const char *relative)
+{
+  const char *root = g_getenv ("FILEMON_SOURCE_DIR");
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  char *text = NULL;
+
+  g_assert_nonnull (root);
+  path = g_build_filename (root, relative, NULL);
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return text;
+}
+
+/* The GVariant type of each stored field, by FmFieldId. */
+#define GVARIANT_OF(id, m, type, ...) FM_FIELD_IF_STORED_##type ([FM_FIELD_##id] = FM_FIELD_GVARIANT_##type,)
+static const char *const gvariant_of[FM_N_FIELDS] = { FM_EVENT_FIELDS (GVARIANT_OF) };
+
+/* The XML's documentation of the Events record (copied into doc/dbus-api.md) lists the
+ * stored fields, by their filter names, with their types, in the tuple's order. */
+static void
+test_xml_documents_every_field (void)
+{
+  g_autofree char *xml = source_file ("dbus/org.filemond.Filemond1.xml");
+  const char *intro = "Event record fields, as in the Events signal (a" FM_EVENT_VARIANT_TYPE_STRING "):\n";
+  const char *at = strstr (xml, intro);
+  g_auto(GStrv) lines = NULL;
+  guint line = 0;
+
+  g_assert_nonnull (at);
+  lines = g_strsplit (at + strlen (intro), "\n", -1);
+  for (guint i = 0; i < FM_N_FIELDS; i++)
+    {
+      const FmFieldInfo *f = &fm_event_fields[i];
+      g_auto(GStrv) words = NULL;
+
+      if (!fm_field_is_stored (f))
+        continue;
+      /* a field's first line is indented by 4; its continuation lines by more */
+      while (lines[line] != NULL && g_str_has_prefix (lines[line], "     "))
+        line++;
+      g_assert_nonnull (lines[line]);
+      g_assert_true (g_str_has_prefix (lines[line], "    "));
+      words = g_strsplit_set (lines[line] + 4, " ", 3);
+      g_test_message ("field %s: %s", f->filter_name, lines[line]);
+      g_assert_cmpstr (words[0], ==, f->filter_name);
+      g_assert_cmpstr (g_strchug (words[2]), !=, "");
+      g_assert_true (g_str_has_prefix (words[2], gvariant_of[i]));
+      g_assert_true (g_ascii_isspace (words[2][strlen (gvariant_of[i])]));
+      line++;
+    }
+  /* and no other */
+  while (lines[line] != NULL && g_str_has_prefix (lines[line], "     "))
+    line++;
+  g_assert_nonnull (lines[line]);
+  g_assert_false (g_str_has_prefix (lines[line], "    "));
 }
 
 static void
@@ -201,17 +275,12 @@ test_stream_offsets_tile_the_fixed_part (void)
   for (guint i = 0; i < FM_N_FIELDS; i++)
     {
       const FmFieldInfo *f = &fm_event_fields[i];
-      guint width;
 
-      switch (f->type)
-        {
-        case FM_FIELD_TYPE_U64: case FM_FIELD_TYPE_I64: width = 8; break;
-        case FM_FIELD_TYPE_U32: width = 4; break;
-        case FM_FIELD_TYPE_SYSCALL: case FM_FIELD_TYPE_BYTES: case FM_FIELD_TYPE_UTF8: width = 2; break;
-        default: continue;
-        }
-      g_assert_cmpuint (f->stream_offset + width, <=, FM_RECORD_EVENT_FIXED);
-      for (guint b = f->stream_offset; b < f->stream_offset + width; b++)
+      if (!fm_field_is_stored (f))
+        continue;
+      g_assert_cmpuint (f->stream_size, >, 0);
+      g_assert_cmpuint (f->stream_offset + f->stream_size, <=, FM_RECORD_EVENT_FIXED);
+      for (guint b = f->stream_offset; b < f->stream_offset + f->stream_size; b++)
         {
           g_assert_cmpuint (owner[b], ==, 0xff);
           owner[b] = (guint8) i;
@@ -219,6 +288,74 @@ test_stream_offsets_tile_the_fixed_part (void)
     }
   for (guint b = 6; b < FM_RECORD_EVENT_FIXED; b++)
     g_assert_cmpuint (owner[b], !=, 0xff);
+}
+
+/* The section of @doc from the line @heading to the next heading. */
+static char *
+doc_section (const char *doc, const char *heading)
+{
+  const char *start = strstr (doc, heading);
+  const char *end;
+
+  g_assert_nonnull (start);
+  end = strstr (start + strlen (heading), "\n#");
+  return end != NULL ? g_strndup (start, end - start) : g_strdup (start);
+}
+
+/* doc/stream-format.md, which readers in other languages are written from, gives the
+ * event record's fixed part as the table makes it: a row per stored field, at its
+ * offset, of its size, named by its key (a string by key_len), and no other row; then
+ * the strings, the size formula and the bound on a record. */
+static void
+test_stream_doc_gives_the_computed_layout (void)
+{
+  g_autofree char *doc = source_file ("doc/stream-format.md");
+  g_autofree char *event = doc_section (doc, "### Event (type 1; aux = the x86_64 syscall number)");
+  g_autoptr(GString) strings = g_string_new (NULL);
+  g_autoptr(GString) formula = g_string_new ("size = ");
+  g_autofree char *strings_row = NULL;
+  g_autofree char *bound = NULL;
+  g_auto(GStrv) lines = g_strsplit (event, "\n", -1);
+  guint rows = 0, stored_rows = 0, n_strings = 0;
+
+  g_string_append_printf (formula, "%u", (guint) FM_RECORD_EVENT_FIXED);
+  for (guint i = 0; i < FM_N_FIELDS; i++)
+    {
+      const FmFieldInfo *f = &fm_event_fields[i];
+      g_autofree char *row = NULL;
+      gboolean is_string = f->type == FM_FIELD_TYPE_BYTES || f->type == FM_FIELD_TYPE_UTF8;
+
+      if (!fm_field_is_stored (f) || f->type == FM_FIELD_TYPE_SYSCALL)
+        continue;
+      row = g_strdup_printf ("\n| %u | %u | %s%s%s", f->stream_offset, f->stream_size, f->key,
+                             is_string ? "_len" : "", is_string ? ", u16" : ",");
+      g_test_message ("field %s: %s", f->filter_name, row + 1);
+      g_assert_nonnull (strstr (event, row));
+      stored_rows++;
+      if (is_string)
+        {
+          g_string_append_printf (strings, "%s, NUL, ", f->key);
+          g_string_append_printf (formula, " + %s_len", f->key);
+          n_strings++;
+        }
+    }
+  g_string_truncate (strings, strings->len - 2);
+  strings_row = g_strdup_printf ("\n| %u | ... | %s |\n", (guint) FM_RECORD_EVENT_FIXED, strings->str);
+  g_assert_nonnull (strstr (event, strings_row));
+  g_string_append_printf (formula, " + %u`", n_strings);
+  g_assert_nonnull (strstr (event, formula->str));
+
+  /* the table's rows: its header, the rule, the fields, the strings */
+  for (guint l = 0; lines[l] != NULL; l++)
+    rows += lines[l][0] == '|';
+  g_assert_cmpuint (rows, ==, 2 + stored_rows + 1);
+
+  /* the bound on any record's size, which readers check before reading one */
+  bound = g_strdup_printf ("(8 .. %u)", (guint) FM_RECORD_MAX_SIZE);
+  g_assert_nonnull (strstr (doc, bound));
+  g_free (bound);
+  bound = g_strdup_printf ("above %u bytes", (guint) FM_RECORD_MAX_SIZE);
+  g_assert_nonnull (strstr (doc, bound));
 }
 
 static void
@@ -255,8 +392,13 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/event-fields/gvariant-type/one-child-per-stored-field",
                    test_gvariant_type_has_one_child_per_stored_field);
+  g_test_add_func ("/event-fields/gvariant-type/is-the-xml-signature",
+                   test_gvariant_type_is_the_xml_signature);
+  g_test_add_func ("/event-fields/xml/documents-every-field", test_xml_documents_every_field);
   g_test_add_func ("/event-fields/stream/offsets-tile-the-fixed-part",
                    test_stream_offsets_tile_the_fixed_part);
+  g_test_add_func ("/event-fields/stream/doc-gives-the-computed-layout",
+                   test_stream_doc_gives_the_computed_layout);
   g_test_add_func ("/event-fields/table/names-unique-and-described", test_names_are_unique);
   return g_test_run ();
 }

@@ -509,14 +509,17 @@ bad_stream (Bad bad, gsize *rec_at)
       put_u16_at (s, ev + 4, FM_RECORD_EVENT);
       break;
     case SIZE_MAX_U32: put_u32_at (s, ev, G_MAXUINT32); break;
-    case EVENT_BELOW_FIXED: put_u32_at (s, ev, 40); g_byte_array_set_size (s, ev + 40); break;
+    case EVENT_BELOW_FIXED:
+      put_u32_at (s, ev, FM_RECORD_EVENT_FIXED - 1);
+      g_byte_array_set_size (s, ev + FM_RECORD_EVENT_FIXED - 1);
+      break;
     case STRING_WITHOUT_NUL:
       /* the NUL after "sshd" becomes a byte of comm */
       s->data[ev + FM_RECORD_EVENT_FIXED + 4] = 'x';
       break;
     case STRING_WITH_INNER_NUL: s->data[ev + FM_RECORD_EVENT_FIXED + 1] = '\0'; break;
-    case LENGTHS_TOO_LONG: put_u16_at (s, ev + 58, (guint16) (e.path_len + 1)); break;
-    case LENGTHS_TOO_SHORT: put_u16_at (s, ev + 62, (guint16) (e.detail_len - 1)); break;
+    case LENGTHS_TOO_LONG: put_u16_at (s, ev + FM_RECORD_OFFSET_PATH, (guint16) (e.path_len + 1)); break;
+    case LENGTHS_TOO_SHORT: put_u16_at (s, ev + FM_RECORD_OFFSET_DETAIL, (guint16) (e.detail_len - 1)); break;
     case COMM_OVER_LIMIT:
       {
         /* a consistent record whose comm is one byte over: only the limit is wrong */
@@ -536,7 +539,7 @@ bad_stream (Bad bad, gsize *rec_at)
         s->data[ev + FM_RECORD_EVENT_FIXED] = 'c';
         size = s->len - ev;
         put_u32_at (s, ev, (guint32) size);
-        put_u16_at (s, ev + 56, FM_COMM_MAX);
+        put_u16_at (s, ev + FM_RECORD_OFFSET_COMM, FM_COMM_MAX);
         break;
       }
     case PATH_OVER_LIMIT:
@@ -550,7 +553,7 @@ bad_stream (Bad bad, gsize *rec_at)
                  old_len - path_at - e.path_len);
         memset (s->data + path_at, 'p', FM_PATH_MAX + extra);
         put_u32_at (s, ev, (guint32) (s->len - ev));
-        put_u16_at (s, ev + 58, (guint16) (FM_PATH_MAX + extra));
+        put_u16_at (s, ev + FM_RECORD_OFFSET_PATH, (guint16) (FM_PATH_MAX + extra));
         break;
       }
     case GAP_WRONG_SIZE: put_u32_at (s, FM_STREAM_HEADER_SIZE, 16); *rec_at = FM_STREAM_HEADER_SIZE; break;

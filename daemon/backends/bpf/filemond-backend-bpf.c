@@ -148,7 +148,7 @@ on_record (const void *data,
 
   if (!fmd_bpf_decoder_decode (self->decoder, data, len, self->realtime_offset_ns, &event, &error))
     {
-      g_warning ("bpf: %s; counted as dropped", error->message);
+      g_warning ("%s; counted as dropped", error->message);
       fmd_backend_emit_dropped (FMD_BACKEND (self), 1);
       return TRUE;
     }
@@ -254,7 +254,7 @@ go_live (FmdBpfBackend  *self,
 
   fmd_bpf_engine_set_enabled (self->engine, TRUE);
   self->state = STATE_RUNNING;
-  g_debug ("bpf: capture %u live, %u links", self->generation,
+  g_debug ("capture %u live, %u links", self->generation,
            fmd_bpf_engine_get_n_links (self->engine));
   fmd_backend_emit_running (FMD_BACKEND (self));
   return TRUE;

@@ -66,11 +66,12 @@ libbpf_print (enum libbpf_print_level  level,
   len = strlen (text);
   if (len > 0 && text[len - 1] == '\n')
     text[len - 1] = '\0';
-  /* not g_warning: what went wrong reaches the caller as an error with its own words */
+  /* not g_warning: what went wrong reaches the caller as an error with its own words.
+   * libbpf starts its messages with "libbpf: " itself. */
   if (level == LIBBPF_WARN)
-    g_message ("libbpf: %s", text);
+    g_message ("%s", text);
   else
-    g_info ("libbpf: %s", text);
+    g_info ("%s", text);
   return 0;
 }
 
@@ -200,7 +201,7 @@ fmd_bpf_engine_load (guint64   ringbuf_bytes,
 
   compat = use_compat_object ();
   if (compat)
-    g_info ("bpf: loading the compat program (no bpf_rdonly_cast, or FILEMOND_BPF_OBJECT=compat)");
+    g_info ("loading the compat program (no bpf_rdonly_cast, or FILEMOND_BPF_OBJECT=compat)");
   self->skel = open_object (compat ? filemond_compat_bpf__elf_bytes : filemond_bpf__elf_bytes);
   if (self->skel == NULL)
     {
@@ -761,7 +762,7 @@ fmd_bpf_engine_free_async (FmdBpfEngine *self)
   thread = g_thread_try_new ("filemond-bpf-free", free_thread, self, &error);
   if (thread == NULL)
     {
-      g_warning ("bpf: no thread to detach in (%s); detaching on the main thread", error->message);
+      g_warning ("no thread to detach in (%s); detaching on the main thread", error->message);
       free_thread (self);
       return;
     }
@@ -774,7 +775,7 @@ cached_expired (gpointer data)
   cached_timeout_id = 0;
   if (cached_engine != NULL)
     {
-      g_info ("bpf: no capture for a while; freeing the loaded programs and maps");
+      g_info ("no capture for a while; freeing the loaded programs and maps");
       fmd_bpf_engine_free_async (g_steal_pointer (&cached_engine));
     }
   return G_SOURCE_REMOVE;

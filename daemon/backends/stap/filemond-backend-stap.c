@@ -73,7 +73,7 @@ static void
 signal_group (FmdStapBackend *self, int sig)
 {
   if (self->pgid > 0 && kill (-self->pgid, sig) < 0 && errno != ESRCH)
-    g_warning ("stap: cannot signal process group %d: %s", (int) self->pgid, g_strerror (errno));
+    g_warning ("cannot signal stap's process group %d: %s", (int) self->pgid, g_strerror (errno));
 }
 
 /* The end: stap has exited and its stdout and stderr are read to the end (its last
@@ -144,7 +144,7 @@ stdout_read_cb (GObject      *source,
   if (n <= 0)
     {
       if (n < 0 && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_warning ("stap: reading its output: %s", error->message);
+        g_warning ("reading stap's output: %s", error->message);
       if (self->partial->len > 0)
         {
           /* a record cut by stap's exit */
@@ -228,13 +228,14 @@ stderr_line_cb (GObject      *source,
     {
       /* the end, or an error: stdout and the exit status tell the rest */
       if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_warning ("stap: reading its messages: %s", error->message);
+        g_warning ("reading stap's messages: %s", error->message);
       self->stderr_done = TRUE;
       maybe_finish (self);
       return;
     }
 
-  g_message ("stap: %s", line);
+  /* stap's own words, relayed */
+  g_message ("stap says: %s", line);
   /* stap -v: "Pass N: ..." when pass N is done */
   if (g_str_has_prefix (line, "Pass ") && line[5] >= '1' && line[5] <= '4' && line[6] == ':' &&
       !self->running && !self->stopping)
@@ -271,7 +272,7 @@ wait_cb (GObject      *source,
   g_autoptr(GError) error = NULL;
 
   if (!g_subprocess_wait_finish (G_SUBPROCESS (source), result, &error))
-    g_warning ("stap: waiting for it: %s", error->message);
+    g_warning ("waiting for stap: %s", error->message);
   self->exit_status = g_subprocess_get_if_exited (G_SUBPROCESS (source)) ?
                       g_subprocess_get_exit_status (G_SUBPROCESS (source)) :
                       128 + g_subprocess_get_term_sig (G_SUBPROCESS (source));
@@ -288,9 +289,9 @@ stdin_written_cb (GObject      *source,
 
   /* a failure here means stap died early: its exit reports why */
   if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, &error))
-    g_debug ("stap: writing the script: %s", error->message);
+    g_debug ("writing the script to stap: %s", error->message);
   if (!g_output_stream_close (G_OUTPUT_STREAM (source), NULL, &error) && error != NULL)
-    g_debug ("stap: closing its stdin: %s", error->message);
+    g_debug ("closing stap's stdin: %s", error->message);
   g_free (user_data);
 }
 
@@ -323,7 +324,7 @@ fmd_stap_backend_start (FmdBackend       *backend,
 
   if (module != NULL)
     {
-      g_message ("stap: loading the precompiled module %s", module);
+      g_message ("loading the precompiled module %s", module);
       argv = fmd_stap_staprun_command_new (self->stap_path, self->buffer_mb, parameters, module);
     }
   else
@@ -357,7 +358,7 @@ fmd_stap_backend_start (FmdBackend       *backend,
     {
       /* staprun reads nothing: an empty stdin */
       if (!g_output_stream_close (g_subprocess_get_stdin_pipe (self->process), NULL, &local_error))
-        g_debug ("staprun: closing its stdin: %s", local_error->message);
+        g_debug ("closing staprun's stdin: %s", local_error->message);
     }
   else
     {

@@ -111,7 +111,7 @@ write_verdict (const char *verdict_file, const char *verdict)
 
   if (g_mkdir_with_parents (dir, 0700) < 0 ||
       !g_file_set_contents (verdict_file, verdict, -1, &error))
-    g_warning ("stap: cannot keep the trial build's verdict in %s: %s", verdict_file,
+    g_warning ("cannot keep the trial build's verdict in %s: %s", verdict_file,
                error != NULL ? error->message : g_strerror (errno));
 }
 
@@ -194,7 +194,7 @@ start_trial (const FmdConfig *config, const char *release, const char *verdict_f
     return;
   if (g_mkdir_with_parents (dir, 0700) < 0)
     {
-      g_warning ("stap: cannot create %s: %s", dir, g_strerror (errno));
+      g_warning ("cannot create %s for the trial build: %s", dir, g_strerror (errno));
       return;
     }
   launcher = fmd_stap_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
@@ -204,7 +204,7 @@ start_trial (const FmdConfig *config, const char *release, const char *verdict_f
   trial = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, &error);
   if (trial == NULL)
     {
-      g_warning ("stap: cannot run the trial build: %s", error->message);
+      g_warning ("cannot run the trial build: %s", error->message);
       return;
     }
   t = g_new0 (Trial, 1);
