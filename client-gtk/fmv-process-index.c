@@ -2,14 +2,16 @@
  * the rows appended since; see fmv-process-index.h.
  *
  * A row is read as its record only (fmv_store_get_record): the numbers and the syscall,
- * never the strings, which are most of what reading a row costs. The rows where a
- * process exec'd or changed directory are kept as row numbers; their paths and command
- * lines are read when shown.
+ * not the strings, which are most of what reading a row costs. Only a process's first
+ * event, its execs and chdirs and a change of its name are read whole, and their texts
+ * kept.
  */
 #include "config.h"
 
 #include "fm-syscalls.h"
+#include "fmv-command-line.h"
 #include "fmv-process-index.h"
+#include "fmv-row.h"
 
 typedef enum {
   MARK_EXEC,
@@ -19,16 +21,20 @@ typedef enum {
 typedef struct {
   guint32 row;
   MarkKind kind;
+  char *path;                 /* the program, the directory */
+  char *command_line;         /* an exec's */
+  char *event;                /* fmv_process_describe_event */
 } Mark;
 
 typedef struct {
   guint32 pid;
   guint32 first_ppid;         /* who started it: a process outliving its parent is
                                  given to another later */
-  guint32 last_ppid;
   guint32 uid;
-  guint32 name_row;
+  guint32 name_comm_id;       /* the string id name was read from */
+  char *name;
   guint32 first_row;
+  char *first_event;
   guint32 last_row;
   guint n_events;
   gboolean leader_seen;
@@ -40,16 +46,38 @@ struct _FmvProcessIndex
   FmvStore *store;
   GArray *procs;              /* Proc */
   GHashTable *by_pid;         /* pid -> index in procs + 1 */
-  guint first;                /* the store's first row when the rows were read */
   guint end;                  /* one past the last row read */
 };
+
+static void
+clear_mark (gpointer p)
+{
+  Mark *mark = p;
+
+  g_free (mark->path);
+  g_free (mark->command_line);
+  g_free (mark->event);
+}
 
 static void
 clear_proc (gpointer p)
 {
   Proc *proc = p;
 
+  g_free (proc->name);
+  g_free (proc->first_event);
   g_clear_pointer (&proc->marks, g_array_unref);
+}
+
+char *
+fmv_process_describe_event (const FmEvent *event)
+{
+  g_autofree char *time = fmv_format_time (event->time_ns, FALSE);
+  g_autofree char *path = fmv_bytes_to_display (event->path, event->path_len);
+  char name[16];
+
+  return g_strdup_printf ("%s %s%s%s (event %" G_GUINT64_FORMAT ")", time,
+                          fm_syscall_name (event->syscall_nr, name), *path != '\0' ? " " : "", path, event->seq);
 }
 
 FmvProcessIndex *
@@ -64,7 +92,7 @@ fmv_process_index_new (FmvStore *store)
   self->procs = g_array_new (FALSE, TRUE, sizeof (Proc));
   g_array_set_clear_func (self->procs, clear_proc);
   self->by_pid = g_hash_table_new (NULL, NULL);
-  self->first = self->end = fmv_store_get_first_row (store);
+  self->end = fmv_store_get_first_row (store);
   return self;
 }
 
@@ -87,25 +115,12 @@ fmv_process_index_get_store (FmvProcessIndex *self)
   return self->store;
 }
 
-/* Whether the rows the index counted are all still held: once the first row moves on,
- * first events (and execs, chdirs) it points at are gone. */
-static gboolean
-still_held (FmvProcessIndex *self)
-{
-  return fmv_store_get_first_row (self->store) == self->first;
-}
-
 guint
 fmv_process_index_get_n_pending (FmvProcessIndex *self)
 {
-  guint n_rows;
-
   g_return_val_if_fail (self != NULL, 0);
 
-  n_rows = fmv_store_get_n_rows (self->store);
-  if (!still_held (self))
-    return n_rows - fmv_store_get_first_row (self->store);
-  return n_rows - self->end;
+  return fmv_store_get_n_rows (self->store) - MAX (self->end, fmv_store_get_first_row (self->store));
 }
 
 gboolean
@@ -114,7 +129,7 @@ fmv_process_index_covers (FmvProcessIndex *self,
 {
   g_return_val_if_fail (self != NULL, FALSE);
 
-  return still_held (self) && row >= self->first && row < self->end;
+  return fmv_store_has_row (self->store, row) && row < self->end;
 }
 
 static Proc *
@@ -135,14 +150,26 @@ proc_for (FmvProcessIndex *self,
 }
 
 static void
-add_mark (Proc     *proc,
-          guint32   row,
-          MarkKind  kind)
+add_mark (FmvProcessIndex *self,
+          Proc            *proc,
+          guint32          row,
+          MarkKind         kind)
 {
-  Mark mark = { row, kind };
+  FmvStoreEvent stored;
+  const FmEvent *ev = fmv_store_get_event (self->store, row, &stored);
+  Mark mark = {
+    .row = row,
+    .kind = kind,
+    .path = fmv_bytes_to_display (ev->path, ev->path_len),
+    .command_line = kind == MARK_EXEC ? fmv_exec_command_line (ev) : NULL,
+    .event = fmv_process_describe_event (ev),
+  };
 
   if (proc->marks == NULL)
-    proc->marks = g_array_new (FALSE, FALSE, sizeof (Mark));
+    {
+      proc->marks = g_array_new (FALSE, FALSE, sizeof (Mark));
+      g_array_set_clear_func (proc->marks, clear_mark);
+    }
   g_array_append_val (proc->marks, mark);
 }
 
@@ -158,41 +185,46 @@ count_row (FmvProcessIndex      *self,
 
   if (proc->n_events++ == 0)
     {
+      FmvStoreEvent stored;
+
       proc->first_row = row;
       proc->first_ppid = record->ppid;
+      proc->first_event = fmv_process_describe_event (fmv_store_get_event (self->store, row, &stored));
     }
   proc->last_row = row;
-  proc->last_ppid = record->ppid;
   proc->uid = record->uid;
   /* As in the analysis (fmv-analysis.c): worker threads of older captures carry names
    * of their own ("gdbus"), so the leader's events name the process. */
-  if (leader || !proc->leader_seen)
-    proc->name_row = row;
+  if ((leader || !proc->leader_seen) && (proc->name == NULL || record->comm_id != proc->name_comm_id))
+    {
+      char buf[FM_PATH_MAX + 1];
+      guint16 len;
+      const char *comm = fmv_store_get_string (self->store, record->comm_id, buf, &len);
+
+      g_free (proc->name);
+      proc->name = fmv_bytes_to_display (comm, len);
+      proc->name_comm_id = record->comm_id;
+    }
   proc->leader_seen |= leader;
   if (record->result != 0)
     return;
   if (traits & FM_TRAIT_EXEC)
-    add_mark (proc, row, MARK_EXEC);
+    add_mark (self, proc, row, MARK_EXEC);
   else if (traits & FM_TRAIT_MOVES_CWD)
-    add_mark (proc, row, MARK_CWD);
+    add_mark (self, proc, row, MARK_CWD);
 }
 
 void
 fmv_process_index_update (FmvProcessIndex *self)
 {
-  guint first, end;
+  guint end;
   Proc *proc = NULL;
 
   g_return_if_fail (self != NULL);
 
-  first = fmv_store_get_first_row (self->store);
   end = fmv_store_get_n_rows (self->store);
-  if (first != self->first)
-    {
-      g_array_set_size (self->procs, 0);
-      g_hash_table_remove_all (self->by_pid);
-      self->first = self->end = first;
-    }
+  /* rows that went before they were read are not seen at all */
+  self->end = MAX (self->end, fmv_store_get_first_row (self->store));
   for (guint row = self->end; row < end; row++)
     {
       FmCompactEvent record;
@@ -207,18 +239,16 @@ fmv_process_index_update (FmvProcessIndex *self)
   self->end = end;
 }
 
-/* The last mark of @kind at or before @row: TRUE and its row in @found; else the first
- * one after, in @later (G_MAXUINT32 if none). */
-static gboolean
-find_mark (const Proc *proc,
-           MarkKind    kind,
-           guint32     row,
-           guint32    *found,
-           guint32    *later)
+/* The last mark of @kind at or before @row, or NULL; @later gets the first one after. */
+static const Mark *
+find_mark (const Proc  *proc,
+           MarkKind     kind,
+           guint32      row,
+           const Mark **later)
 {
-  gboolean has = FALSE;
+  const Mark *found = NULL;
 
-  *later = G_MAXUINT32;
+  *later = NULL;
   for (guint i = 0; proc->marks != NULL && i < proc->marks->len; i++)
     {
       const Mark *mark = &g_array_index (proc->marks, Mark, i);
@@ -227,35 +257,48 @@ find_mark (const Proc *proc,
         continue;
       if (mark->row > row)
         {
-          *later = mark->row;
+          *later = mark;
           break;
         }
-      *found = mark->row;
-      has = TRUE;
+      found = mark;
     }
-  return has;
+  return found;
 }
 
 static void
-fill_facts (FmvProcessFacts *facts,
+fill_facts (FmvProcessIndex *self,
+            FmvProcessFacts *facts,
             const Proc      *proc,
             guint32          row)
 {
-  guint32 later = G_MAXUINT32, unused;
+  const Mark *later, *unused;
+  const Mark *exec = find_mark (proc, MARK_EXEC, row, &later);
+  const Mark *cwd = find_mark (proc, MARK_CWD, row, &unused);
 
   facts->seen = TRUE;
   facts->ppid = proc->first_ppid;
   facts->uid = proc->uid;
-  facts->name_row = proc->name_row;
-  facts->first_row = proc->first_row;
+  facts->name = proc->name;
+  facts->first_event = proc->first_event;
+  facts->first_gone = !fmv_store_has_row (self->store, proc->first_row);
   facts->last_row = proc->last_row;
   facts->n_events = proc->n_events;
-  facts->has_exec = find_mark (proc, MARK_EXEC, row, &facts->exec_row, &later);
-  facts->exec_later = !facts->has_exec && later != G_MAXUINT32;
-  facts->later_exec_row = later;
-  facts->has_cwd = find_mark (proc, MARK_CWD, row, &facts->cwd_row, &unused);
+  if (exec != NULL)
+    {
+      facts->command_line = exec->command_line;
+      facts->executable = exec->path;
+    }
+  else if (later != NULL)
+    {
+      facts->later_exec_event = later->event;
+      facts->later_executable = later->path;
+    }
+  if (cwd != NULL)
+    {
+      facts->cwd = cwd->path;
+      facts->cwd_event = cwd->event;
+    }
 }
-
 GArray *
 fmv_process_index_chain (FmvProcessIndex *self,
                          guint            row)
@@ -278,7 +321,7 @@ fmv_process_index_chain (FmvProcessIndex *self,
 
       g_hash_table_add (met, GUINT_TO_POINTER (pid));
       if (found != NULL)
-        fill_facts (&facts, &g_array_index (self->procs, Proc, GPOINTER_TO_UINT (found) - 1), row);
+        fill_facts (self, &facts, &g_array_index (self->procs, Proc, GPOINTER_TO_UINT (found) - 1), row);
       if (chain->len == 0)
         {
           /* the event's own numbers, which are the truth at its time */
@@ -288,7 +331,8 @@ fmv_process_index_chain (FmvProcessIndex *self,
       g_array_append_val (chain, facts);
       parent = facts.ppid;
       /* ppid 0: a backend that could not tell (or PID 1's own) */
-      if (!facts.seen || pid == 1 || parent == 0 || g_hash_table_contains (met, GUINT_TO_POINTER (parent)))
+      if (!facts.seen || pid == 1 || parent == 0 || g_hash_table_contains (met, GUINT_TO_POINTER (parent))
+          || chain->len > FMV_PROCESS_CHAIN_MAX)
         break;
       pid = parent;
     }

@@ -134,7 +134,7 @@ test_process_parent_not_in_capture_ends_the_chain (void)
   g_autoptr(FmvProcessText) text = text_of (store, ROW_ORPHAN);
 
   g_assert_cmpuint (text->parents->len, ==, 1);
-  assert_field_starts (text->parents, "PID 57", "No event of it among the events held", TRUE);
+  assert_field_starts (text->parents, "PID 57", "No event of it in the capture", TRUE);
   g_assert_nonnull (strstr (field (text->parents, "PID 57")->value, "its parents are not known"));
 }
 
@@ -168,7 +168,7 @@ test_process_without_exec_in_capture (void)
   g_autoptr(FmvStore) store = workload ();
   g_autoptr(FmvProcessText) text = text_of (store, ROW_BASH_OPEN);
 
-  assert_field_starts (text->fields, "Command line", "Not known: the process's exec is not among the events held",
+  assert_field_starts (text->fields, "Command line", "Not known: the process's exec is not in the capture",
                        TRUE);
   assert_field_starts (text->fields, "Executable", "Not known", TRUE);
   assert_field_starts (text->fields, "Working directory", "Not known", TRUE);
@@ -183,7 +183,7 @@ test_process_first_and_last_event (void)
   g_assert_cmpstr (text->title, ==, "make (PID 200)");
   assert_field (text->fields, "First event", "00:00:00.000002 openat /dev/null (event 2)", FALSE);
   assert_field (text->fields, "Last event", "00:00:00.000009 close /src/Makefile (event 9)", FALSE);
-  assert_field (text->fields, "Events", "5 of the events held", FALSE);
+  assert_field (text->fields, "Events", "5 in the capture", FALSE);
 }
 
 static void
@@ -211,6 +211,23 @@ test_process_user_name (void)
   g_assert_cmpstr (nobody, ==, "4242420 (no user of that id here)");
 }
 
+/* A hundred processes each the child of the one before: the tab stops at the limit and
+ * says that there is more. */
+static void
+test_process_long_chain_is_cut_and_says_so (void)
+{
+  g_autoptr(FmvStore) store = fmv_store_new ();
+  g_autoptr(FmvProcessText) text = NULL;
+  g_autofree char *last = NULL;
+
+  for (guint32 pid = 2; pid < 102; pid++)
+    append_as (store, pid, pid - 1, pid, 0, "sh", "close", 0, "/dev/null", "fd=3");
+  text = text_of (store, 99);
+  g_assert_cmpuint (text->parents->len, ==, FMV_PROCESS_CHAIN_MAX + 1);
+  last = g_strdup_printf ("PID %u, and more parents not shown", 101 - FMV_PROCESS_CHAIN_MAX - 1);
+  assert_field (text->parents, "Parent of PID 37", last, TRUE);
+}
+
 static void
 test_index_reads_only_rows_appended_since (void)
 {
@@ -229,31 +246,37 @@ test_index_reads_only_rows_appended_since (void)
   g_assert_true (fmv_process_index_covers (index, N_ROWS));
   text = fmv_process_text_new (index, ROW_MAKE_OPEN);
   assert_field (text->fields, "Last event", "00:00:00.000011 close /src/main.o (event 11)", FALSE);
-  assert_field (text->fields, "Events", "6 of the events held", FALSE);
+  assert_field (text->fields, "Events", "6 in the capture", FALSE);
 }
 
+/* The rows that go (the history depth) keep their part in the tab, said to be gone, with
+ * no second pass over the rows; the rows appended after are read. */
 static void
-test_index_reads_again_when_rows_go (void)
+test_index_keeps_what_it_read_when_rows_go (void)
 {
   g_autoptr(FmvStore) store = fmv_store_new ();
   g_autoptr(FmvProcessIndex) index = fmv_process_index_new (store);
   g_autoptr(FmvProcessText) text = NULL;
   guint first;
 
+  fmv_test_append (store, 700, 1, 700, 0, "sh", "execve", 0, "/usr/bin/loop", NULL, "[\"loop\", \"-n\"]");
   /* more than a page, so that the oldest rows' memory goes */
   for (guint i = 0; i < FMV_STORE_PAGE_ROWS + 10; i++)
     append_as (store, 700, 1, 700, 0, "loop", "close", 0, "/tmp/x", "fd=3");
   fmv_process_index_update (index);
   fmv_store_set_depth (store, 5);
   first = fmv_store_get_first_row (store);
-  g_assert_cmpuint (first, ==, FMV_STORE_PAGE_ROWS + 5);
-  g_assert_false (fmv_process_index_covers (index, first));
-  g_assert_cmpuint (fmv_process_index_get_n_pending (index), ==, 5);
-  fmv_process_index_update (index);
+  g_assert_cmpuint (first, ==, FMV_STORE_PAGE_ROWS + 6);
   g_assert_true (fmv_process_index_covers (index, first));
-  text = fmv_process_text_new (index, first + 4);
-  assert_field (text->fields, "Events", "5 of the events held", FALSE);
-  g_assert_nonnull (strstr (field (text->fields, "First event")->value, "(event 65542)"));
+  g_assert_false (fmv_process_index_covers (index, first - 1));
+  append_as (store, 700, 1, 700, 0, "loop", "chdir", 0, "/var", "");
+  g_assert_cmpuint (fmv_process_index_get_n_pending (index), ==, 1);
+  fmv_process_index_update (index);
+  text = fmv_process_text_new (index, first + 5);
+  assert_field (text->fields, "Command line", "loop -n", FALSE);
+  assert_field (text->fields, "First event", "00:00:00.000001 execve /usr/bin/loop (event 1), no longer held", FALSE);
+  assert_field_starts (text->fields, "Working directory", "/var (since", FALSE);
+  assert_field (text->fields, "Events", "65548 in the capture", FALSE);
 }
 
 int
@@ -275,8 +298,9 @@ main (int   argc,
   g_test_add_func ("/properties/process/working-directory-at-the-event",
                    test_process_working_directory_at_the_event);
   g_test_add_func ("/properties/process/user-name", test_process_user_name);
+  g_test_add_func ("/properties/process/long-chain-is-cut-and-says-so", test_process_long_chain_is_cut_and_says_so);
   g_test_add_func ("/properties/index/reads-only-rows-appended-since", test_index_reads_only_rows_appended_since);
-  g_test_add_func ("/properties/index/reads-again-when-rows-go", test_index_reads_again_when_rows_go);
+  g_test_add_func ("/properties/index/keeps-what-it-read-when-rows-go", test_index_keeps_what_it_read_when_rows_go);
 
   return g_test_run ();
 }
