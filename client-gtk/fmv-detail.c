@@ -307,6 +307,8 @@ fmv_detail_set_row (FmvDetail *self,
       /* The Xvfb tests read this line. */
       if (r == ROW_COMMAND && value != NULL)
         g_debug ("detail pane: command line: %s", value);
+      if (r == FM_FIELD_UID)
+        g_debug ("detail pane: user: %s", value);
       gtk_label_set_label (GTK_LABEL (self->values[r]), value != NULL ? value : "");
       gtk_widget_set_visible (self->names[r], shown);
       gtk_widget_set_visible (self->values[r], shown);

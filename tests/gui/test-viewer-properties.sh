@@ -25,6 +25,8 @@ wait_for_log "$tmp" "properties: opened for the row at 2" 30
 wait_for_log "$tmp" "details: shown" 30
 park_pointer
 wait_for_window "$tmp" event 30
+# the name beside the uid, as the list's User column shows it
+wait_for_log "$tmp" "detail pane: user: $user (1000)$" 10
 grep -q "properties: process tab" "$tmp/viewer.log" && fail "the Process tab was filled before it was shown"
 
 xdotool mousemove "$PROCESS_TAB_X" "$TABS_Y" click 1
