@@ -344,9 +344,7 @@ process_item (FmvAnalysisWindow    *self,
   if (info->has_exec)
     {
       ev = fmv_store_get_event (self->store, info->exec_row, &stored);
-      item->texts[P_COMMAND] = fmv_command_line_from_detail (ev->detail, ev->detail_len, NULL);
-      if (item->texts[P_COMMAND] == NULL)
-        item->texts[P_COMMAND] = fmv_bytes_to_display (ev->detail, ev->detail_len);
+      item->texts[P_COMMAND] = fmv_exec_command_line (ev);
     }
   item->texts[P_START] = fmv_format_time (info->first_ns, FALSE);
   item->keys[P_START] = (gint64) info->first_ns;

@@ -200,3 +200,14 @@ fmv_command_line_from_detail (const char *detail,
     }
   return NULL;
 }
+
+char *
+fmv_exec_command_line (const FmEvent *exec)
+{
+  char *words;
+
+  g_return_val_if_fail (exec != NULL, NULL);
+
+  words = fmv_command_line_from_detail (exec->detail, exec->detail_len, NULL);
+  return words != NULL ? words : fm_escape_bytes (exec->detail, exec->detail_len);
+}

@@ -6,6 +6,8 @@
 
 #include <glib.h>
 
+#include "fm-event.h"
+
 G_BEGIN_DECLS
 
 /* The argv list in @detail (@len bytes) as shell words, or NULL when the detail holds no
@@ -15,6 +17,10 @@ G_BEGIN_DECLS
 char *fmv_command_line_from_detail (const char *detail,
                                     gsize       len,
                                     char      **rest);
+
+/* The command line of the exec event @exec: its argv list as shell words, or (a detail
+ * with no such list) the detail as it is shown. */
+char *fmv_exec_command_line (const FmEvent *exec);
 
 /* Appends @arg (@len bytes) as one shell word: bare when it holds only characters no
  * shell treats specially, in '...' when it is printable text, else in $'...' with \n,

@@ -237,6 +237,22 @@ selected_item_cb (GtkSingleSelection *selection,
     fmv_window_set_follow (self, FALSE);
 }
 
+/* Double-click or Enter on a row opens its properties, as in Process Monitor; F9 (the
+ * show-details action) opens and closes them. */
+static void
+row_activated_cb (GtkColumnView *view,
+                  guint          position,
+                  FmvWindow     *self)
+{
+  g_autoptr(GVariant) shown = g_action_group_get_action_state (G_ACTION_GROUP (self), "show-details");
+
+  gtk_single_selection_set_selected (self->selection, position);
+  if (!g_variant_get_boolean (shown))
+    g_action_group_change_action_state (G_ACTION_GROUP (self), "show-details", g_variant_new_boolean (TRUE));
+  /* The Xvfb tests read this line. */
+  g_debug ("properties: opened for the row at %u", position);
+}
+
 static void
 busy_cb (FmvEventList *list,
          GParamSpec   *pspec,
@@ -979,6 +995,7 @@ fmv_window_init (FmvWindow *self)
   g_signal_connect (self->list, "reset", G_CALLBACK (list_reset_cb), self);
   g_signal_connect (self->list, "notify::busy", G_CALLBACK (busy_cb), self);
   g_signal_connect (self->selection, "notify::selected-item", G_CALLBACK (selected_item_cb), self);
+  g_signal_connect (self->column_view, "activate", G_CALLBACK (row_activated_cb), self);
 
   get_columns (self, columns);
   fmv_window_setup_highlights (self);

@@ -1,7 +1,8 @@
 /* bench-model.c: the viewer's numbers for a million events: memory per row (RSS growth
  * while a generated jsonl capture loads), refilter and sort times, append throughput
  * through the stream decoder (the live path), batch updates of a filtered list, and the
- * analysis views (process tree, file summary, value counts) of every row.
+ * analysis views (process tree, file summary, value counts) of every row, and an event's
+ * Process tab.
  *   bench-model [N]   (default 1000000) */
 #include "config.h"
 
@@ -16,6 +17,8 @@
 #include "fmv-capture.h"
 #include "fmv-event-list.h"
 #include "fmv-match.h"
+#include "fmv-process-index.h"
+#include "fmv-process-text.h"
 #include "fmv-test-events.h"
 
 static gsize
@@ -174,6 +177,63 @@ main (int argc, char *argv[])
     counts = fmv_analysis_count_values (store, (guint32 *) (gpointer) rows->data, rows->len, FMV_TERM_PATH);
     printf ("count occurrences of paths: %.3f s (%u values)\n",
             (g_get_monotonic_time () - start) / 1e6, counts->len);
+  }
+
+  /* An event's Process tab: the index read once over every row (in a worker thread in
+   * the viewer), then one more row appended read alone, then the tab's text of the last
+   * event, which is all that opening the properties of an event costs on the main thread
+   * once the index is there. */
+  {
+    g_autoptr(FmvProcessIndex) index = fmv_process_index_new (store);
+    g_autoptr(FmvProcessText) tab = NULL;
+    FmvTestEvent t;
+
+    start = g_get_monotonic_time ();
+    fmv_process_index_update (index);
+    printf ("process index of every row: %.3f s\n", (g_get_monotonic_time () - start) / 1e6);
+    fmv_test_event (&t, n);
+    g_assert_true (fmv_store_append (store, &t.event, NULL));
+    start = g_get_monotonic_time ();
+    fmv_process_index_update (index);
+    printf ("process index of one more row: %.6f s\n", (g_get_monotonic_time () - start) / 1e6);
+    start = g_get_monotonic_time ();
+    tab = fmv_process_text_new (index, fmv_store_get_n_rows (store) - 1);
+    printf ("process tab of an event: %.6f s (%u fields, %u parents)\n", (g_get_monotonic_time () - start) / 1e6,
+            tab->fields->len, tab->parents->len);
+  }
+
+  /* The same for a build: a process every 50 events (20 000 in a million), each an exec,
+   * a chdir and 48 reads, all children of the first one (make). */
+  {
+    g_autoptr(FmvStore) build = fmv_store_new ();
+    g_autoptr(FmvProcessIndex) index = fmv_process_index_new (build);
+    g_autoptr(FmvProcessText) tab = NULL;
+
+    for (guint i = 0; i < n; i++)
+      {
+        const char *syscall = i % 50 == 0 ? "execve" : i % 50 == 1 ? "chdir" : "read";
+        FmEvent ev = {
+          .seq = i + 1,
+          .time_ns = (guint64) i * 1000,
+          .pid = 1000 + i / 50,
+          .ppid = i < 50 ? 1 : 1000,
+          .tid = 1000 + i / 50,
+          .uid = 1000,
+          .result = 0,
+          .syscall_nr = fm_syscall_by_name (syscall)->nr,
+        };
+
+        fm_event_set_strings (&ev, "cc1", i % 50 == 1 ? "/src/sub" : "/usr/lib/gcc/cc1", NULL,
+                              i % 50 == 0 ? "[\"cc1\", \"-O2\", \"main.c\"]" : "fd=3 count=4096");
+        g_assert_true (fmv_store_append (build, &ev, NULL));
+      }
+    start = g_get_monotonic_time ();
+    fmv_process_index_update (index);
+    printf ("process index of a build's %u rows: %.3f s\n", n, (g_get_monotonic_time () - start) / 1e6);
+    start = g_get_monotonic_time ();
+    tab = fmv_process_text_new (index, n - 1);
+    printf ("process tab of its last event: %.6f s (%u parents)\n", (g_get_monotonic_time () - start) / 1e6,
+            tab->parents->len);
   }
 
   /* The live path: stream records fed 256 KiB at a time to the decoder, into a store

@@ -7,7 +7,9 @@
 #include "fm-syscalls.h"
 #include "fmv-analysis.h"
 #include "fmv-test-events.h"
+#include "fmv-test-store.h"
 
+/* An event of uid 1000. */
 static void
 append (FmvStore   *store,
         guint32     pid,
@@ -20,20 +22,7 @@ append (FmvStore   *store,
         const char *path2,
         const char *detail)
 {
-  FmEvent ev = {
-    .seq = fmv_store_get_n_rows (store) + 1,
-    .time_ns = 1000 * (fmv_store_get_n_rows (store) + 1),
-    .duration_ns = 10,
-    .pid = pid,
-    .ppid = ppid,
-    .tid = tid,
-    .uid = 1000,
-    .result = result,
-    .syscall_nr = fm_syscall_by_name (syscall)->nr,
-  };
-
-  fm_event_set_strings (&ev, comm, path, path2, detail);
-  g_assert_true (fmv_store_append (store, &ev, NULL));
+  fmv_test_append (store, pid, ppid, tid, 1000, comm, syscall, result, path, path2, detail);
 }
 
 static GArray *
