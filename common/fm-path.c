@@ -47,3 +47,23 @@ fm_path_elide (GString  *path,
   g_string_prepend (path, HEAD);
   return TRUE;
 }
+
+/**
+ * fm_path_mark_end:
+ * @path: the beginning of a string the kernel refused for its length (ENAMETOOLONG: it
+ *   reads PATH_MAX bytes and no further, so neither it nor a probe knows the end)
+ * @max: the most bytes the result may hold
+ *
+ * Not a path the kernel resolved, so not fm_path_elide()'s case: what was read is kept,
+ * as far as it fits with the marker after it, which says the end is missing.
+ */
+void
+fm_path_mark_end (GString *path,
+                  gsize    max)
+{
+  g_return_if_fail (path != NULL && max > sizeof FM_PATH_MARK - 1);
+
+  if (path->len > max - (sizeof FM_PATH_MARK - 1))
+    g_string_truncate (path, max - (sizeof FM_PATH_MARK - 1));
+  g_string_append (path, FM_PATH_MARK);
+}

@@ -16,5 +16,7 @@ G_BEGIN_DECLS
 gboolean fm_path_elide (GString  *path,
                         gsize     max,
                         gboolean  start_lost);
+void fm_path_mark_end (GString *path,
+                       gsize    max);
 
 G_END_DECLS

@@ -21,7 +21,6 @@
 #define KERNEL_ERESTART_RESTARTBLOCK 516
 #define RESTART_NOTE "interrupted by a signal (restarted, or EINTR for the process)"
 
-#define MARK_LEN (sizeof FM_PATH_MARK - 1)
 #define DELETED " (deleted)"
 #define DELETED_LEN (sizeof DELETED - 1)
 
@@ -235,9 +234,7 @@ finish_path (GString     *out,
    * either, so what it read is shown, and the mark after it */
   if (flags & FMD_BPF_F_PATH_CUT)
     {
-      if (out->len > FM_PATH_MAX - MARK_LEN)
-        g_string_truncate (out, FM_PATH_MAX - MARK_LEN);
-      g_string_append (out, FM_PATH_MARK);
+      fm_path_mark_end (out, FM_PATH_MAX);
       cut = TRUE;
     }
 
