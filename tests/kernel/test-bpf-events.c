@@ -322,6 +322,58 @@ test_paths_across_mounts (void)
   g_assert_no_errno (rmdir (mnt));
 }
 
+/* chroot leaves the cwd where it was: a relative name is then resolved against a cwd the
+ * process's root does not contain. Its path reads from the namespace's root, so it is said
+ * to be outside the root, not inside the chroot; an absolute name is the chroot's. */
+static void
+chroot_cwd_outside_child (gpointer data)
+{
+  const char *root = data;
+
+  prctl (PR_SET_NAME, "fmtest-chroot", 0, 0, 0);
+  if (chroot (root) != 0)
+    _exit (3);
+  syscall (SYS_openat, AT_FDCWD, "missing-outside", O_RDONLY);
+  syscall (SYS_openat, AT_FDCWD, "/missing-inside", O_RDONLY);
+}
+
+static void
+test_chroot_cwd_outside_the_root (void)
+{
+  static const char *const syscalls[] = { "openat", NULL };
+  g_autoptr(KcCapture) capture = kc_capture_new (0);
+  g_autoptr(FmdOptions) options = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  g_autofree char *root = g_build_filename (test_dir, "root", NULL);
+  g_autofree char *cwd = g_get_current_dir ();
+  guint32 pids[2] = { 0, 0 };
+  KcChild child;
+  const Expect expect[] = {
+    { "openat", -ENOENT, "@missing-outside", NULL, "fmtest-chroot", "path outside the process's root" },
+    { "openat", -ENOENT, "/missing-inside", NULL, "fmtest-chroot", "paths inside the process's chroot" },
+  };
+
+  g_assert_no_errno (mkdir (root, 0755));
+  g_assert_no_errno (chdir (test_dir));
+  kc_child_spawn (&child, chroot_cwd_outside_child, root);
+  g_assert_no_errno (chdir (cwd));
+  pids[0] = child.pid;
+  options = kc_options (syscalls, pids);
+  kc_capture_start (capture, options);
+  kc_child_go (&child);
+  kc_child_wait (&child);
+  kc_capture_stop (capture);
+
+  events = kc_events_of (capture, child.pid);
+  g_assert_cmpuint (events->len, ==, G_N_ELEMENTS (expect));
+  for (guint i = 0; i < G_N_ELEMENTS (expect); i++)
+    check_event (g_ptr_array_index (events, i), &expect[i], child.pid, getpid (), 0);
+  /* the one note that is true, not both */
+  g_assert_null (strstr (((const KcEvent *) g_ptr_array_index (events, 0))->detail, "chroot"));
+  g_assert_null (strstr (((const KcEvent *) g_ptr_array_index (events, 1))->detail, "outside"));
+  g_assert_no_errno (rmdir (root));
+}
+
 /* --- life cycle ------------------------------------------------------------------------- */
 
 static void
@@ -508,6 +560,8 @@ main (int argc, char **argv)
   g_test_add_func ("/bpf/events/eacces-as-nobody", test_eacces_as_nobody);
   g_test_add_func ("/bpf/paths/across-mounts-chroot-deleted-and-sockets",
                    test_paths_across_mounts);
+  g_test_add_func ("/bpf/paths/chroot-with-the-cwd-outside-the-root-is-outside",
+                   test_chroot_cwd_outside_the_root);
   g_test_add_func ("/bpf/lifecycle/restart-is-instant", test_restart_is_instant);
   g_test_add_func ("/bpf/lifecycle/whole-table-then-teardown-leaves-nothing",
                    test_whole_table_then_teardown);

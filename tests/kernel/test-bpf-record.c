@@ -224,6 +224,18 @@ test_flags_become_notes (void)
     g_assert_true (g_str_has_suffix (e.path, "aaa..."));
   }
 
+  /* in a chroot, each path gets the one note that is true of it */
+  len = make_record (&r, "rename", "/in/chroot", "/outside/it", "", "");
+  r.rec.flags = FMD_BPF_F_CHROOT | FMD_BPF_F_PATH2_UNREACHABLE;
+  decode_ok (decoder, &r, len, &e);
+  g_assert_cmpstr (e.detail, ==, "path2 outside the process's root, path inside the process's chroot");
+  r.rec.flags = FMD_BPF_F_CHROOT | FMD_BPF_F_PATH_UNREACHABLE | FMD_BPF_F_PATH2_UNREACHABLE;
+  decode_ok (decoder, &r, len, &e);
+  g_assert_null (strstr (e.detail, "chroot"));
+  r.rec.flags = FMD_BPF_F_CHROOT;
+  decode_ok (decoder, &r, len, &e);
+  g_assert_cmpstr (e.detail, ==, "paths inside the process's chroot");
+
   /* a read a signal interrupted: the kernel's code, and what the process gets */
   len = make_record (&r, "read", "/f", "", "", "");
   r.rec.result = -512;   /* ERESTARTSYS */

@@ -262,6 +262,28 @@ finish_path (GString     *out,
     }
 }
 
+/* The note of a chrooted process's paths: they read as the chroot sees them, but not a
+ * path whose walk never met the process's root (a cwd or fd left outside it by chroot,
+ * a pipe): that one reads from the namespace's root and has its own note, "outside the
+ * process's root". Each shown path gets one of the two, never both. */
+static void
+chroot_note (GString  *notes,
+             gboolean  shown,
+             gboolean  outside,
+             gboolean  shown2,
+             gboolean  outside2)
+{
+  gboolean inside = shown && !outside, inside2 = shown2 && !outside2;
+
+  if (!inside && !inside2)
+    return;
+  if ((shown && outside) || (shown2 && outside2))
+    add_note (notes, inside ? "path inside the process's chroot"
+                            : "path2 inside the process's chroot");
+  else
+    add_note (notes, "paths inside the process's chroot");
+}
+
 /* A path's flags in a record: the low byte and the cut bit; path2's are the same shifted
  * up by 8. */
 #define PATH_FLAGS (0xffu | FMD_BPF_F_PATH_CUT)
@@ -374,8 +396,9 @@ fmd_bpf_decoder_decode (FmdBpfDecoder  *self,
                  rec->magic2, rec->ino2, verbatim2, FALSE, FALSE, "path2", notes);
   }
 
-  if ((rec->flags & FMD_BPF_F_CHROOT) && (self->path->len > 0 || self->path2->len > 0))
-    add_note (notes, "paths inside the process's chroot");
+  if (rec->flags & FMD_BPF_F_CHROOT)
+    chroot_note (notes, self->path->len > 0, (rec->flags & FMD_BPF_F_PATH_UNREACHABLE) != 0,
+                 self->path2->len > 0, (rec->flags & FMD_BPF_F_PATH2_UNREACHABLE) != 0);
   /* ERESTARTSYS, ERESTARTNOINTR, ERESTARTNOHAND, ERESTART_RESTARTBLOCK: the kernel's own
    * codes, seen at syscall exit before the signal is handled; the process never sees them */
   if (rec->result <= -KERNEL_ERESTARTSYS && rec->result >= -KERNEL_ERESTART_RESTARTBLOCK)
