@@ -120,6 +120,30 @@ check_event (const KcEvent *e,
   g_assert_cmpuint (e->event.duration_ns, <, 10 * G_GUINT64_CONSTANT (1000000000));
 }
 
+/* Runs @func in a child started in test_dir (what its relative paths resolve against)
+ * while @capture takes @syscalls of that child alone. */
+static void
+capture_child (KcCapture          *capture,
+               const char *const  *syscalls,
+               KcChildFunc         func,
+               gpointer            data,
+               KcChild            *child)
+{
+  g_autofree char *cwd = g_get_current_dir ();
+  g_autoptr(FmdOptions) options = NULL;
+  guint32 pids[2] = { 0, 0 };
+
+  g_assert_no_errno (chdir (test_dir));
+  kc_child_spawn (child, func, data);
+  g_assert_no_errno (chdir (cwd));
+  pids[0] = child->pid;
+  options = kc_options (syscalls, pids);
+  kc_capture_start (capture, options);
+  kc_child_go (child);
+  kc_child_wait (child);
+  kc_capture_stop (capture);
+}
+
 static void
 test_file_operations (void)
 {
@@ -128,15 +152,12 @@ test_file_operations (void)
     "unlink", "mkdir", "rmdir", "execve", NULL
   };
   g_autoptr(KcCapture) capture = kc_capture_new (0);
-  g_autoptr(FmdOptions) options = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autofree char *pipe_name = NULL;
-  g_autofree char *cwd = g_get_current_dir ();
   OpsData data;
   KcChild child;
   struct stat st;
   int fds[2];
-  guint32 pids[2] = { 0, 0 };
 
   g_assert_no_errno (pipe (fds));
   g_assert_no_errno (fstat (fds[1], &st));
@@ -145,17 +166,7 @@ test_file_operations (void)
   data.dirfd = open (test_dir, O_RDONLY | O_DIRECTORY);
   g_assert_cmpint (data.dirfd, >=, 0);
 
-  /* the child inherits the cwd: that is what its relative paths are resolved against */
-  g_assert_no_errno (chdir (test_dir));
-  kc_child_spawn (&child, ops_child, &data);
-  g_assert_no_errno (chdir (cwd));
-
-  pids[0] = child.pid;
-  options = kc_options (syscalls, pids);
-  kc_capture_start (capture, options);
-  kc_child_go (&child);
-  kc_child_wait (&child);
-  kc_capture_stop (capture);
+  capture_child (capture, syscalls, ops_child, &data, &child);
 
   {
     const Expect expect[] = {
@@ -204,10 +215,8 @@ test_eacces_as_nobody (void)
 {
   static const char *const syscalls[] = { "open", "openat", NULL };
   g_autoptr(KcCapture) capture = kc_capture_new (0);
-  g_autoptr(FmdOptions) options = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autofree char *secret = g_build_filename (test_dir, "secret", NULL);
-  guint32 pids[2] = { 0, 0 };
   KcChild child;
   int fd;
 
@@ -216,13 +225,7 @@ test_eacces_as_nobody (void)
   close (fd);
   g_assert_no_errno (chmod (secret, 0600));
 
-  kc_child_spawn (&child, nobody_child, secret);
-  pids[0] = child.pid;
-  options = kc_options (syscalls, pids);
-  kc_capture_start (capture, options);
-  kc_child_go (&child);
-  kc_child_wait (&child);
-  kc_capture_stop (capture);
+  capture_child (capture, syscalls, nobody_child, secret, &child);
 
   events = kc_events_of (capture, child.pid);
   g_assert_cmpuint (events->len, ==, 1);
@@ -272,12 +275,9 @@ test_paths_across_mounts (void)
 {
   static const char *const syscalls[] = { "openat", "write", NULL };
   g_autoptr(KcCapture) capture = kc_capture_new (0);
-  g_autoptr(FmdOptions) options = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autofree char *mnt = g_build_filename (test_dir, "mnt", NULL);
-  g_autofree char *cwd = g_get_current_dir ();
   g_autofree char *socket_name = NULL;
-  guint32 pids[2] = { 0, 0 };
   PathsData data;
   KcChild child;
   struct stat st;
@@ -290,15 +290,7 @@ test_paths_across_mounts (void)
   data.sock = sv[0];
   data.mnt = mnt;
 
-  g_assert_no_errno (chdir (test_dir));
-  kc_child_spawn (&child, paths_child, &data);
-  g_assert_no_errno (chdir (cwd));
-  pids[0] = child.pid;
-  options = kc_options (syscalls, pids);
-  kc_capture_start (capture, options);
-  kc_child_go (&child);
-  kc_child_wait (&child);
-  kc_capture_stop (capture);
+  capture_child (capture, syscalls, paths_child, &data, &child);
 
   {
     const Expect expect[] = {
@@ -342,11 +334,8 @@ test_chroot_cwd_outside_the_root (void)
 {
   static const char *const syscalls[] = { "openat", NULL };
   g_autoptr(KcCapture) capture = kc_capture_new (0);
-  g_autoptr(FmdOptions) options = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autofree char *root = g_build_filename (test_dir, "root", NULL);
-  g_autofree char *cwd = g_get_current_dir ();
-  guint32 pids[2] = { 0, 0 };
   KcChild child;
   const Expect expect[] = {
     { "openat", -ENOENT, "@missing-outside", NULL, "fmtest-chroot", "path outside the process's root" },
@@ -354,15 +343,8 @@ test_chroot_cwd_outside_the_root (void)
   };
 
   g_assert_no_errno (mkdir (root, 0755));
-  g_assert_no_errno (chdir (test_dir));
-  kc_child_spawn (&child, chroot_cwd_outside_child, root);
-  g_assert_no_errno (chdir (cwd));
-  pids[0] = child.pid;
-  options = kc_options (syscalls, pids);
-  kc_capture_start (capture, options);
-  kc_child_go (&child);
-  kc_child_wait (&child);
-  kc_capture_stop (capture);
+  /* the child keeps test_dir as its cwd through chroot */
+  capture_child (capture, syscalls, chroot_cwd_outside_child, root, &child);
 
   events = kc_events_of (capture, child.pid);
   g_assert_cmpuint (events->len, ==, G_N_ELEMENTS (expect));
