@@ -31,7 +31,10 @@
  *
  * Strings are escaped with string_quoted() (the runtime's _stp_text_str): C escapes,
  * \ooo for other bytes, \uXXXX for UTF-8, and "..." after the closing quote when cut
- * (before the opening quote for a path, which keeps its end: fm_qe).
+ * (before the opening quote for a path, which keeps its end: fm_qe). The tapset's walk
+ * (task_dentry_path) prepends each component with sprintf, which cuts at MAXSTRINGLEN
+ * keeping the start: a directory deeper than that (8 KiB) loses its deepest components
+ * there, before fm_qe sees it, and no mark says so.
  * The parser decodes it back to the exact bytes, and no byte of a name can end a field
  * or a line. user_string_n_quoted() would also cut at a length it counts in escaped
  * characters, halfway through an escape; the script reads the raw string once and caps
