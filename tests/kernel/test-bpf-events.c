@@ -120,6 +120,30 @@ check_event (const KcEvent *e,
   g_assert_cmpuint (e->event.duration_ns, <, 10 * G_GUINT64_CONSTANT (1000000000));
 }
 
+/* Runs @func in a child started in test_dir (what its relative paths resolve against)
+ * while @capture takes @syscalls of that child alone. */
+static void
+capture_child (KcCapture          *capture,
+               const char *const  *syscalls,
+               KcChildFunc         func,
+               gpointer            data,
+               KcChild            *child)
+{
+  g_autofree char *cwd = g_get_current_dir ();
+  g_autoptr(FmdOptions) options = NULL;
+  guint32 pids[2] = { 0, 0 };
+
+  g_assert_no_errno (chdir (test_dir));
+  kc_child_spawn (child, func, data);
+  g_assert_no_errno (chdir (cwd));
+  pids[0] = child->pid;
+  options = kc_options (syscalls, pids);
+  kc_capture_start (capture, options);
+  kc_child_go (child);
+  kc_child_wait (child);
+  kc_capture_stop (capture);
+}
+
 static void
 test_file_operations (void)
 {
@@ -128,15 +152,12 @@ test_file_operations (void)
     "unlink", "mkdir", "rmdir", "execve", NULL
   };
   g_autoptr(KcCapture) capture = kc_capture_new (0);
-  g_autoptr(FmdOptions) options = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autofree char *pipe_name = NULL;
-  g_autofree char *cwd = g_get_current_dir ();
   OpsData data;
   KcChild child;
   struct stat st;
   int fds[2];
-  guint32 pids[2] = { 0, 0 };
 
   g_assert_no_errno (pipe (fds));
   g_assert_no_errno (fstat (fds[1], &st));
@@ -145,17 +166,7 @@ test_file_operations (void)
   data.dirfd = open (test_dir, O_RDONLY | O_DIRECTORY);
   g_assert_cmpint (data.dirfd, >=, 0);
 
-  /* the child inherits the cwd: that is what its relative paths are resolved against */
-  g_assert_no_errno (chdir (test_dir));
-  kc_child_spawn (&child, ops_child, &data);
-  g_assert_no_errno (chdir (cwd));
-
-  pids[0] = child.pid;
-  options = kc_options (syscalls, pids);
-  kc_capture_start (capture, options);
-  kc_child_go (&child);
-  kc_child_wait (&child);
-  kc_capture_stop (capture);
+  capture_child (capture, syscalls, ops_child, &data, &child);
 
   {
     const Expect expect[] = {
@@ -204,10 +215,8 @@ test_eacces_as_nobody (void)
 {
   static const char *const syscalls[] = { "open", "openat", NULL };
   g_autoptr(KcCapture) capture = kc_capture_new (0);
-  g_autoptr(FmdOptions) options = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autofree char *secret = g_build_filename (test_dir, "secret", NULL);
-  guint32 pids[2] = { 0, 0 };
   KcChild child;
   int fd;
 
@@ -216,13 +225,7 @@ test_eacces_as_nobody (void)
   close (fd);
   g_assert_no_errno (chmod (secret, 0600));
 
-  kc_child_spawn (&child, nobody_child, secret);
-  pids[0] = child.pid;
-  options = kc_options (syscalls, pids);
-  kc_capture_start (capture, options);
-  kc_child_go (&child);
-  kc_child_wait (&child);
-  kc_capture_stop (capture);
+  capture_child (capture, syscalls, nobody_child, secret, &child);
 
   events = kc_events_of (capture, child.pid);
   g_assert_cmpuint (events->len, ==, 1);
@@ -272,12 +275,9 @@ test_paths_across_mounts (void)
 {
   static const char *const syscalls[] = { "openat", "write", NULL };
   g_autoptr(KcCapture) capture = kc_capture_new (0);
-  g_autoptr(FmdOptions) options = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autofree char *mnt = g_build_filename (test_dir, "mnt", NULL);
-  g_autofree char *cwd = g_get_current_dir ();
   g_autofree char *socket_name = NULL;
-  guint32 pids[2] = { 0, 0 };
   PathsData data;
   KcChild child;
   struct stat st;
@@ -290,15 +290,7 @@ test_paths_across_mounts (void)
   data.sock = sv[0];
   data.mnt = mnt;
 
-  g_assert_no_errno (chdir (test_dir));
-  kc_child_spawn (&child, paths_child, &data);
-  g_assert_no_errno (chdir (cwd));
-  pids[0] = child.pid;
-  options = kc_options (syscalls, pids);
-  kc_capture_start (capture, options);
-  kc_child_go (&child);
-  kc_child_wait (&child);
-  kc_capture_stop (capture);
+  capture_child (capture, syscalls, paths_child, &data, &child);
 
   {
     const Expect expect[] = {
@@ -320,6 +312,48 @@ test_paths_across_mounts (void)
   close (sv[0]);
   close (sv[1]);
   g_assert_no_errno (rmdir (mnt));
+}
+
+/* chroot leaves the cwd where it was: a relative name is then resolved against a cwd the
+ * process's root does not contain. Its path reads from the namespace's root, so it is said
+ * to be outside the root, not inside the chroot; an absolute name is the chroot's. */
+static void
+chroot_cwd_outside_child (gpointer data)
+{
+  const char *root = data;
+
+  prctl (PR_SET_NAME, "fmtest-chroot", 0, 0, 0);
+  if (chroot (root) != 0)
+    _exit (3);
+  syscall (SYS_openat, AT_FDCWD, "missing-outside", O_RDONLY);
+  syscall (SYS_openat, AT_FDCWD, "/missing-inside", O_RDONLY);
+}
+
+static void
+test_chroot_cwd_outside_the_root (void)
+{
+  static const char *const syscalls[] = { "openat", NULL };
+  g_autoptr(KcCapture) capture = kc_capture_new (0);
+  g_autoptr(GPtrArray) events = NULL;
+  g_autofree char *root = g_build_filename (test_dir, "root", NULL);
+  KcChild child;
+  const Expect expect[] = {
+    { "openat", -ENOENT, "@missing-outside", NULL, "fmtest-chroot", "path outside the process's root" },
+    { "openat", -ENOENT, "/missing-inside", NULL, "fmtest-chroot", "paths inside the process's chroot" },
+  };
+
+  g_assert_no_errno (mkdir (root, 0755));
+  /* the child keeps test_dir as its cwd through chroot */
+  capture_child (capture, syscalls, chroot_cwd_outside_child, root, &child);
+
+  events = kc_events_of (capture, child.pid);
+  g_assert_cmpuint (events->len, ==, G_N_ELEMENTS (expect));
+  for (guint i = 0; i < G_N_ELEMENTS (expect); i++)
+    check_event (g_ptr_array_index (events, i), &expect[i], child.pid, getpid (), 0);
+  /* the one note that is true, not both */
+  g_assert_null (strstr (((const KcEvent *) g_ptr_array_index (events, 0))->detail, "chroot"));
+  g_assert_null (strstr (((const KcEvent *) g_ptr_array_index (events, 1))->detail, "outside"));
+  g_assert_no_errno (rmdir (root));
 }
 
 /* --- life cycle ------------------------------------------------------------------------- */
@@ -508,6 +542,8 @@ main (int argc, char **argv)
   g_test_add_func ("/bpf/events/eacces-as-nobody", test_eacces_as_nobody);
   g_test_add_func ("/bpf/paths/across-mounts-chroot-deleted-and-sockets",
                    test_paths_across_mounts);
+  g_test_add_func ("/bpf/paths/chroot-with-the-cwd-outside-the-root-is-outside",
+                   test_chroot_cwd_outside_the_root);
   g_test_add_func ("/bpf/lifecycle/restart-is-instant", test_restart_is_instant);
   g_test_add_func ("/bpf/lifecycle/whole-table-then-teardown-leaves-nothing",
                    test_whole_table_then_teardown);

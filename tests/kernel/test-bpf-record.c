@@ -173,12 +173,35 @@ test_flags_become_notes (void)
   g_assert_cmpstr (e.path, ==, "");
   g_assert_nonnull (strstr (e.detail, "path unknown"));
 
-  /* a walk that lost the start: "..." in front, which no absolute path begins with */
+  /* a walk that lost the start: the root, the marker, the components kept */
   len = make_record (&r, "rename", "/a", "/b/c", "", "");
   r.rec.flags = FMD_BPF_F_PATH2_TRUNCATED;
   decode_ok (decoder, &r, len, &e);
-  g_assert_cmpstr (e.path2, ==, ".../b/c");
+  g_assert_cmpstr (e.path2, ==, "/.../b/c");
   g_assert_nonnull (strstr (e.detail, "path2 truncated"));
+
+  /* a name in a cwd too deep: the program kept the end from inside a component, whose
+   * piece goes; what is left is tidied like any path */
+  len = make_record (&r, "mkdir", "bcd/e//./name", "", "", "");
+  r.rec.flags = FMD_BPF_F_PATH_TRUNCATED | FMD_BPF_F_PATH_RELATIVE;
+  decode_ok (decoder, &r, len, &e);
+  g_assert_cmpstr (e.path, ==, "/.../e/name");
+  g_assert_nonnull (strstr (e.detail, "path truncated"));
+
+  /* a deleted file that deep: " (deleted)" still fits the event */
+  {
+    g_autofree char *deep = g_strnfill (FMD_BPF_PATH_MAX - 1, 'd');
+
+    /* short components: the cut falls within a few bytes of the limit */
+    for (gsize i = 0; i + 1 < FMD_BPF_PATH_MAX - 1; i += 5)
+      deep[i] = '/';
+    len = make_record (&r, "close", deep, "", "", "");
+    r.rec.flags = FMD_BPF_F_PATH_TRUNCATED | FMD_BPF_F_PATH_DELETED;
+    decode_ok (decoder, &r, len, &e);
+    g_assert_cmpuint (e.path_len, <=, FM_PATH_MAX);
+    g_assert_true (g_str_has_prefix (e.path, "/.../d"));
+    g_assert_true (g_str_has_suffix (e.path, "ddd (deleted)"));
+  }
 
   /* a string cut at PATH_MAX: "..." after it */
   len = make_record (&r, "rename", "/a/b", "/c", "", "");
@@ -200,6 +223,18 @@ test_flags_become_notes (void)
     g_assert_cmpuint (e.path_len, ==, FM_PATH_MAX);
     g_assert_true (g_str_has_suffix (e.path, "aaa..."));
   }
+
+  /* in a chroot, each path gets the one note that is true of it */
+  len = make_record (&r, "rename", "/in/chroot", "/outside/it", "", "");
+  r.rec.flags = FMD_BPF_F_CHROOT | FMD_BPF_F_PATH2_UNREACHABLE;
+  decode_ok (decoder, &r, len, &e);
+  g_assert_cmpstr (e.detail, ==, "path2 outside the process's root, path inside the process's chroot");
+  r.rec.flags = FMD_BPF_F_CHROOT | FMD_BPF_F_PATH_UNREACHABLE | FMD_BPF_F_PATH2_UNREACHABLE;
+  decode_ok (decoder, &r, len, &e);
+  g_assert_null (strstr (e.detail, "chroot"));
+  r.rec.flags = FMD_BPF_F_CHROOT;
+  decode_ok (decoder, &r, len, &e);
+  g_assert_cmpstr (e.detail, ==, "paths inside the process's chroot");
 
   /* a read a signal interrupted: the kernel's code, and what the process gets */
   len = make_record (&r, "read", "/f", "", "", "");

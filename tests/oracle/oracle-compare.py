@@ -204,15 +204,47 @@ def tidy(path):
 PATH_MAX = 4096
 
 
-def cut(path, kind, notes, longer=False):
-    """filemon keeps PATH_MAX - 1 bytes of a path and marks the cut with "..." and a note.
+def walked(base):
+    """The base as the bpf program's walk holds it: PATH_MAX bytes, the deepest whole
+    components first; and whether its start was lost."""
+    if len(base) <= PATH_MAX:
+        return base, False
+    out = b""
+    for part in reversed(base.split(b"/")[1:]):
+        if len(out) + 1 + len(part) > PATH_MAX:
+            break
+        out = b"/" + part + out
+    return out, True
+
+
+def elide(path):
+    """common/fm-path.c's one rule: a path too long, or whose start is lost, becomes "/..."
+    and its longest run of whole last components that fits in PATH_MAX bytes."""
+    room = PATH_MAX - 4
+    at = path.find(b"/", max(len(path) - room, 0))
+    return b"/..." + (path[at:] if at >= 0 else b"/" + path[-(room - 1):])
+
+
+def cut(path, kind, notes, longer=False, base=None):
+    """The path filemon shows for @path (@base + "/" + @path when @base is given).
     @longer: strace cut the string itself (it prints at most PATH_MAX - 1 bytes of a path
-    and then "...")."""
-    if len(path) <= PATH_MAX - 1 and not longer:
+    and then "..."): the kernel refused it unread past PATH_MAX, and filemon shows what was
+    read, then "...". Otherwise a path of more than PATH_MAX - 1 bytes (a name in a deep
+    cwd) keeps its root and its name, the middle elided."""
+    lost = False
+    if base is not None:
+        base, lost = walked(base)
+        path = base + b"/" + path
+    if longer:
+        notes.append(kind + " truncated")
+        return tidy(path[: PATH_MAX - 1])[: PATH_MAX - 3] + b"..."
+    if len(path) > PATH_MAX - 1:
+        # the program keeps the last PATH_MAX - 1 bytes
+        path, lost = path[-(PATH_MAX - 1):], True
+    if not lost:
         return tidy(path)
     notes.append(kind + " truncated")
-    # the mark takes the place of the last bytes: an event's path is PATH_MAX bytes at most
-    return tidy(path[: PATH_MAX - 1])[: PATH_MAX - 3] + b"..."
+    return tidy(elide(path))
 
 
 def quote(data):
@@ -324,7 +356,7 @@ def expect(call, sc, cwd):
             else:
                 if deleted:
                     base = base[: -len(b" (deleted)")]
-                value = cut(base + b"/" + s, kind, e.notes, longer=bool(m.group(2)))
+                value = cut(s, kind, e.notes, longer=bool(m.group(2)), base=base)
                 if deleted:
                     e.notes.append(kind + "'s directory deleted")
             if kind == "path":

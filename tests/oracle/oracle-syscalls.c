@@ -2,7 +2,8 @@
  * table (common/fm-syscalls.c) in the forms a capture gets wrong first: relative to the
  * cwd and to a dirfd, AT_EMPTY_PATH on files, pipes, sockets, anonymous inodes and memfd,
  * fd-only, failing, in a thread, in a forked child and after an exec, with hostile names
- * (controls, C1, bidi, invalid UTF-8, quotes, commas) and paths at PATH_MAX.
+ * (controls, C1, bidi, invalid UTF-8, quotes, commas), paths at PATH_MAX and names in
+ * cwds so deep that the whole path is longer.
  *
  *   oracle-syscalls DIR     runs everything inside DIR (created; the cwd becomes DIR)
  *
@@ -422,6 +423,52 @@ cold_page (const char *content, size_t len)
   return p;
 }
 
+/* A cwd @depth bytes long, made of relative mkdir and chdir (a path that long has no
+ * absolute spelling the kernel accepts), then names in it that make the path longer than
+ * PATH_MAX: the capture must keep the root and the name. Climbs back and removes all. */
+static void
+deep_cwd (size_t depth)
+{
+  char name[256];
+  size_t parts[64];
+  size_t n_parts = 0;
+  size_t len;
+  char *start = getcwd (NULL, 0);
+
+  if (start == NULL)
+    return;
+  len = strlen (start);
+  free (start);
+  while (len < depth && n_parts < sizeof parts / sizeof parts[0])
+    {
+      /* "/" and a component, 200 bytes at most, never leaving less than 2 to go */
+      size_t n = depth - len - 1;
+
+      if (n > 200)
+        n = n > 400 ? 200 : n / 2;
+      memset (name, 'd', n);
+      name[n] = '\0';
+      if (syscall (SYS_mkdir, name, 0755) != 0 || syscall (SYS_chdir, name) != 0)
+        break;
+      parts[n_parts++] = n;
+      len += 1 + n;
+    }
+  memset (name, 'n', 250);
+  name[250] = '\0';
+  syscall (SYS_mkdir, name, 0755);
+  syscall (SYS_rmdir, name);
+  syscall (SYS_close, (long) syscall (SYS_open, "short", O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+  syscall (SYS_unlink, "short");
+  while (n_parts > 0)
+    {
+      if (syscall (SYS_chdir, "..") != 0)
+        return;
+      memset (name, 'd', parts[--n_parts]);
+      name[parts[n_parts]] = '\0';
+      syscall (SYS_rmdir, name);
+    }
+}
+
 /* argv[0] re-executed with "exec": the exec'd form */
 static int
 exec_mode (void)
@@ -469,6 +516,9 @@ main (int argc, char **argv)
       long_name[len] = '\0';
       syscall (SYS_stat, long_name, &(struct stat) {});
     }
+  /* names in a cwd whose path is near PATH_MAX, and beyond it */
+  deep_cwd (4045);
+  deep_cwd (4296);
 
   interrupted_read ();
 

@@ -6,6 +6,7 @@
 
 #include "filemond-stap-parser.h"
 #include "fm-error.h"
+#include "fm-path.h"
 #include "fm-syscalls.h"
 
 static char *
@@ -193,6 +194,90 @@ test_anon_inode_is_spelled_as_the_kernel_does (void)
   g_assert_cmpstr (ev.path, ==, "pipe:[77]");
 }
 
+/* One rule for every cut (fm-path.h): a path the script kept the end of, a name joined to
+ * a base the script kept the end of, or a path too long for an event keeps the root and
+ * its name, the middle elided, with the note; as the bpf backend shows it. */
+static void
+test_long_paths_keep_root_and_name (void)
+{
+  g_autoptr(FmdStapParser) parser = fmd_stap_parser_new ();
+  g_autoptr(GString) deep = g_string_new (NULL);
+  g_autoptr(GString) want = NULL;
+  g_autofree char *name = g_strnfill (250, 'n');
+  g_autofree char *line = NULL;
+  FmdStapLineKind kind;
+  FmEvent ev;
+
+  /* a cwd 4 045 bytes deep, sent whole */
+  while (deep->len < 4045 - 201)
+    g_string_append (deep, "/dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd");
+  g_string_append_c (deep, '/');
+  while (deep->len < 4045)
+    g_string_append_c (deep, 'e');
+  line = g_strdup_printf ("E\t83\t1\t1\t7\t1\t7\t0\t0\t\"mkdir\"\t1\t493\t0\t0\t0\t0\t\"%s\"\t-\t-\t\"%s\"\t-",
+                          name, deep->str);
+  g_assert_true (fmd_stap_parser_parse_line (parser, line, strlen (line), &kind, &ev, NULL));
+  want = g_string_new (deep->str);
+  g_string_append_printf (want, "/%s", name);
+  g_assert_true (fm_path_elide (want, FM_PATH_MAX, FALSE));
+  g_assert_cmpstr (ev.path, ==, want->str);
+  g_assert_true (g_str_has_prefix (ev.path, "/.../"));
+  g_assert_true (g_str_has_suffix (ev.path, name));
+  g_assert_cmpuint (ev.path_len, <=, FM_PATH_MAX);
+  g_assert_cmpstr (ev.detail, ==, "0755, path truncated");
+  g_free (line);
+
+  /* the base as the script cuts it: its end, "..." before the quote */
+  line = g_strdup_printf ("E\t83\t1\t1\t7\t1\t7\t0\t0\t\"mkdir\"\t1\t493\t0\t0\t0\t0\t\"short\"\t-\t-\t...\"dd/eee\"\t-");
+  g_assert_true (fmd_stap_parser_parse_line (parser, line, strlen (line), &kind, &ev, NULL));
+  g_assert_cmpstr (ev.path, ==, "/.../eee/short");
+  g_assert_cmpstr (ev.detail, ==, "0755, path truncated");
+  g_free (line);
+
+  /* a name the script kept the end of: its base is lost with its start */
+  line = g_strdup_printf ("E\t83\t1\t1\t7\t1\t7\t0\t0\t\"mkdir\"\t1\t493\t0\t0\t0\t0\t...\"b/c/name\"\t-\t-\t\"/cwd\"\t-");
+  g_assert_true (fmd_stap_parser_parse_line (parser, line, strlen (line), &kind, &ev, NULL));
+  g_assert_cmpstr (ev.path, ==, "/.../c/name");
+  g_free (line);
+
+  /* a string the kernel refuses for its length keeps its beginning, the mark after it */
+  line = g_strdup_printf ("E\t4\t1\t1\t7\t1\t7\t0\t-36\t\"stat\"\t1\t2\t0\t0\t0\t0\t\"/aaa/bbb\"...\t-\t-\t-\t-");
+  g_assert_true (fmd_stap_parser_parse_line (parser, line, strlen (line), &kind, &ev, NULL));
+  g_assert_cmpstr (ev.path, ==, "/aaa/bbb...");
+  g_assert_nonnull (strstr (ev.detail, "path truncated"));
+  g_free (line);
+
+  /* an fd's path (a base) that kept its end */
+  line = g_strdup_printf ("E\t3\t1\t1\t7\t1\t7\t0\t0\t\"x\"\t5\t0\t0\t0\t0\t0\t\"\"\t-\t-\t...\"x/file\"\t-");
+  g_assert_true (fmd_stap_parser_parse_line (parser, line, strlen (line), &kind, &ev, NULL));
+  g_assert_cmpstr (ev.path, ==, "/.../file");
+  g_assert_cmpstr (ev.detail, ==, "fd=5, path truncated");
+}
+
+/* A cut the script never makes is refused: a base without its end (joined to a name it
+ * would make a wrong path), a comm or text without its start, a string cut on both sides. */
+static void
+test_cuts_on_the_wrong_side_are_refused (void)
+{
+  static const char *const lines[] = {
+    "E\t83\t1\t1\t7\t1\t7\t0\t0\t\"mkdir\"\t1\t493\t0\t0\t0\t0\t\"n\"\t-\t-\t\"/cwd\"...\t-",
+    "E\t83\t1\t1\t7\t1\t7\t0\t0\t...\"mkdir\"\t1\t493\t0\t0\t0\t0\t\"/n\"\t-\t-\t-\t-",
+    "E\t83\t1\t1\t7\t1\t7\t0\t0\t\"mkdir\"\t1\t493\t0\t0\t0\t0\t...\"/n\"...\t-\t-\t-\t-",
+    "E\t83\t1\t1\t7\t1\t7\t0\t0\t\"mkdir\"\t1\t493\t0\t0\t0\t0\t..\"/n\"\t-\t-\t-\t-",
+  };
+  g_autoptr(FmdStapParser) parser = fmd_stap_parser_new ();
+
+  for (gsize i = 0; i < G_N_ELEMENTS (lines); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      FmdStapLineKind kind;
+      FmEvent ev;
+
+      g_assert_false (fmd_stap_parser_parse_line (parser, lines[i], strlen (lines[i]), &kind, &ev, &error));
+      g_assert_error (error, FM_ERROR, FM_ERROR_PARSE);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -204,5 +289,8 @@ main (int argc, char **argv)
   g_test_add_func ("/stap/parser/anon-inode-is-spelled-as-the-kernel-does",
                    test_anon_inode_is_spelled_as_the_kernel_does);
   g_test_add_func ("/stap/parser/every-truncation-is-refused", test_every_truncation_is_refused);
+  g_test_add_func ("/stap/parser/long-paths-keep-root-and-name", test_long_paths_keep_root_and_name);
+  g_test_add_func ("/stap/parser/cuts-on-the-wrong-side-are-refused",
+                   test_cuts_on_the_wrong_side_are_refused);
   return g_test_run ();
 }

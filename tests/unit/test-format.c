@@ -8,6 +8,7 @@
 
 #include "fm-error.h"
 #include "fm-format.h"
+#include "fm-path.h"
 #include "fm-syscalls.h"
 
 /* 12:34:56.789012345 UTC on 2025-12-04 */
@@ -614,6 +615,37 @@ test_csv_line (void)
   g_assert_true (g_str_has_suffix (out->str, ",openat,0,,/etc/shadow,,O_RDONLY\r\n"));
 }
 
+/* A path shortened by the one rule of the backends (fm-path.h) keeps its marker, and the
+ * note, in every format: jsonl reads back the same event, text and csv hold the bytes. */
+static void
+test_elided_path_in_every_format (void)
+{
+  g_autoptr(GString) path = g_string_new (NULL);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GString) csv = g_string_new (NULL);
+  g_autoptr(GPtrArray) fields = NULL;
+  FmEvent e = sample_event ();
+  gsize used = 0;
+
+  while (path->len < 2 * FM_PATH_MAX)
+    g_string_append (path, "/dir with, \"quotes\"");
+  g_string_append (path, "/name");
+  g_assert_true (fm_path_elide (path, FM_PATH_MAX, FALSE));
+  fm_event_set_strings (&e, "mkdir", path->str, NULL, "0755, path truncated");
+  g_assert_cmpuint (e.path_len, ==, path->len);
+  assert_jsonl_round_trip (&e);
+
+  fm_format_event (FM_FORMAT_TEXT, &e, text);
+  g_assert_nonnull (strstr (text->str, "\"/" FM_PATH_MARK "/"));
+  g_assert_nonnull (strstr (text->str, "/name\""));
+  g_assert_nonnull (strstr (text->str, "path truncated"));
+
+  fm_format_event (FM_FORMAT_CSV, &e, csv);
+  fields = csv_read_record (csv->str, csv->len, &used);
+  assert_field (fields, csv_column ("path"), path->str, path->len);
+  assert_field (fields, csv_column ("detail"), "0755, path truncated", 20);
+}
+
 static void
 test_csv_quoting_hostile (void)
 {
@@ -714,6 +746,8 @@ main (int argc, char **argv)
   g_test_add_func ("/format/jsonl/every-field-in-order", test_jsonl_line);
   g_test_add_func ("/format/jsonl/round-trip/hostile-strings", test_jsonl_round_trip_hostile);
   g_test_add_func ("/format/jsonl/round-trip/path-of-4096-bytes", test_jsonl_round_trip_long_path);
+  g_test_add_func ("/format/elided-path-keeps-its-marker-in-every-format",
+                   test_elided_path_in_every_format);
   g_test_add_func ("/format/jsonl/round-trip/every-syscall", test_jsonl_round_trip_every_syscall);
   g_test_add_func ("/format/jsonl/reader/any-key-order-whitespace-unknown-keys", test_jsonl_reader_any_form);
   g_test_add_func ("/format/jsonl/reader/errors-name-the-column", test_jsonl_reader_errors);

@@ -9,6 +9,7 @@
 #include <linux/magic.h>
 
 #include "fm-error.h"
+#include "fm-path.h"
 #include "fm-syscalls.h"
 #include "filemond-bpf.h"
 
@@ -20,9 +21,8 @@
 #define KERNEL_ERESTART_RESTARTBLOCK 516
 #define RESTART_NOTE "interrupted by a signal (restarted, or EINTR for the process)"
 
-/* where a path was cut: no absolute path starts with it */
-#define MARK "..."
-#define MARK_LEN (sizeof MARK - 1)
+#define DELETED " (deleted)"
+#define DELETED_LEN (sizeof DELETED - 1)
 
 struct _FmdBpfDecoder {
   GString *path;
@@ -199,6 +199,7 @@ finish_path (GString     *out,
 {
   gboolean whole_file = !(flags & FMD_BPF_F_PATH_RELATIVE) || (flags & FMD_BPF_F_PATH_EMPTY)
                         || (flags & FMD_BPF_F_PATH_NULL);
+  gboolean cut;
 
   g_string_truncate (out, 0);
 
@@ -218,34 +219,33 @@ finish_path (GString     *out,
       && name_pseudo_file (out, magic, ino, raw))
     return;
 
-  /* a walk cut short kept the deepest components: "..." says the start is missing, which
-   * no absolute path can be mistaken for */
   g_string_append_len (out, raw, raw_len);
   if (!verbatim)
     g_string_set_size (out, fmd_bpf_path_tidy (out->str, out->len));
-  /* the marks take the place of bytes: an event's path holds FM_PATH_MAX bytes at most */
-  if (flags & FMD_BPF_F_PATH_TRUNCATED)
-    {
-      if (out->len > FM_PATH_MAX - MARK_LEN)
-        g_string_erase (out, 0, out->len - (FM_PATH_MAX - MARK_LEN));
-      g_string_prepend (out, MARK);
-    }
-  /* a string cut at PATH_MAX: what follows is missing */
+  /* The program kept the end of a path too deep for its buffer: the one rule of every
+   * cut (fm-path.h) makes it "/.../dir/name". The marks take the place of bytes: an
+   * event's path holds FM_PATH_MAX bytes at most, " (deleted)" included. */
+  cut = fm_path_elide (out, FM_PATH_MAX - ((flags & FMD_BPF_F_PATH_DELETED) ? DELETED_LEN : 0),
+                       (flags & FMD_BPF_F_PATH_TRUNCATED) != 0);
+  /* a path kept from the middle of a component on was not absolute until now */
+  if (cut && !verbatim)
+    g_string_set_size (out, fmd_bpf_path_tidy (out->str, out->len));
+  /* a string the kernel refused for its length: its end was never read, by the kernel
+   * either, so what it read is shown, and the mark after it */
   if (flags & FMD_BPF_F_PATH_CUT)
     {
-      if (out->len > FM_PATH_MAX - MARK_LEN)
-        g_string_truncate (out, FM_PATH_MAX - MARK_LEN);
-      g_string_append (out, MARK);
+      fm_path_mark_end (out, FM_PATH_MAX);
+      cut = TRUE;
     }
 
   if (flags & FMD_BPF_F_PATH_DELETED)
-    g_string_append (out, " (deleted)");
+    g_string_append (out, DELETED);
   if (flags & FMD_BPF_F_PATH_UNKNOWN)
     {
       g_autofree char *note = g_strdup_printf ("%s unknown", which);
       add_note (notes, note);
     }
-  if (flags & (FMD_BPF_F_PATH_TRUNCATED | FMD_BPF_F_PATH_CUT))
+  if (cut)
     {
       g_autofree char *note = g_strdup_printf ("%s truncated", which);
       add_note (notes, note);
@@ -260,6 +260,28 @@ finish_path (GString     *out,
       g_autofree char *note = g_strdup_printf ("%s outside the process's root", which);
       add_note (notes, note);
     }
+}
+
+/* The note of a chrooted process's paths: they read as the chroot sees them, but not a
+ * path whose walk never met the process's root (a cwd or fd left outside it by chroot,
+ * a pipe): that one reads from the namespace's root and has its own note, "outside the
+ * process's root". Each shown path gets one of the two, never both. */
+static void
+chroot_note (GString  *notes,
+             gboolean  shown,
+             gboolean  outside,
+             gboolean  shown2,
+             gboolean  outside2)
+{
+  gboolean inside = shown && !outside, inside2 = shown2 && !outside2;
+
+  if (!inside && !inside2)
+    return;
+  if ((shown && outside) || (shown2 && outside2))
+    add_note (notes, inside ? "path inside the process's chroot"
+                            : "path2 inside the process's chroot");
+  else
+    add_note (notes, "paths inside the process's chroot");
 }
 
 /* A path's flags in a record: the low byte and the cut bit; path2's are the same shifted
@@ -374,8 +396,9 @@ fmd_bpf_decoder_decode (FmdBpfDecoder  *self,
                  rec->magic2, rec->ino2, verbatim2, FALSE, FALSE, "path2", notes);
   }
 
-  if ((rec->flags & FMD_BPF_F_CHROOT) && (self->path->len > 0 || self->path2->len > 0))
-    add_note (notes, "paths inside the process's chroot");
+  if (rec->flags & FMD_BPF_F_CHROOT)
+    chroot_note (notes, self->path->len > 0, (rec->flags & FMD_BPF_F_PATH_UNREACHABLE) != 0,
+                 self->path2->len > 0, (rec->flags & FMD_BPF_F_PATH2_UNREACHABLE) != 0);
   /* ERESTARTSYS, ERESTARTNOINTR, ERESTARTNOHAND, ERESTART_RESTARTBLOCK: the kernel's own
    * codes, seen at syscall exit before the signal is handled; the process never sees them */
   if (rec->result <= -KERNEL_ERESTARTSYS && rec->result >= -KERNEL_ERESTART_RESTARTBLOCK)

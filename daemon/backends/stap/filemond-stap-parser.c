@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fm-error.h"
+#include "fm-path.h"
 #include "fm-syscalls.h"
 #include "filemond-stap-script.h"
 
@@ -20,7 +21,7 @@ G_STATIC_ASSERT (COL_BASE2 + 1 == FMD_STAP_EVENT_FIELDS);
 
 struct _FmdStapParser {
   GString *comm, *path, *path2, *text, *base, *base2;
-  GString *full_path, *full_path2, *detail;
+  GString *full_path, *full_path2, *detail, *notes;
 };
 
 FmdStapParser *
@@ -37,6 +38,7 @@ fmd_stap_parser_new (void)
   p->full_path = g_string_sized_new (512);
   p->full_path2 = g_string_sized_new (512);
   p->detail = g_string_sized_new (256);
+  p->notes = g_string_sized_new (64);
   return p;
 }
 
@@ -54,6 +56,7 @@ fmd_stap_parser_free (FmdStapParser *p)
   g_string_free (p->full_path, TRUE);
   g_string_free (p->full_path2, TRUE);
   g_string_free (p->detail, TRUE);
+  g_string_free (p->notes, TRUE);
   g_free (p);
 }
 
@@ -99,18 +102,36 @@ hexval (char c)
   return g_ascii_isxdigit (c) ? g_ascii_xdigit_value (c) : -1;
 }
 
-/* A SystemTap quoted string (or "-" for none) into @out. SystemTap writes \uXXXX and
- * \UXXXXXXXX for UTF-8, \ooo for other bytes and C escapes: decoding them gives back the
- * exact bytes. A trailing "..." marks a truncated string, kept as far as it goes. An
- * unquoted 0x... is an address SystemTap could not read: an empty string. */
+/* Where a string of the script was cut to fit its record (filemond-stap-script.h). */
+typedef enum {
+  CUT_NONE,
+  CUT_END,     /* "..." after the closing quote: the beginning was kept */
+  CUT_START,   /* "..." before the opening quote: the end was kept (a path's name) */
+} Cut;
+
+/* how the script marks a cut (as SystemTap does), whatever the events show */
+#define STAP_CUT "..."
+#define STAP_CUT_LEN (sizeof STAP_CUT - 1)
+
+/* A SystemTap quoted string (or "-" for none) into @out, and where it was cut into @cut.
+ * SystemTap writes \uXXXX and \UXXXXXXXX for UTF-8, \ooo for other bytes and C escapes:
+ * decoding them gives back the exact bytes. An unquoted 0x... is an address SystemTap
+ * could not read: an empty string. */
 static gboolean
-decode_quoted (const char *s, gsize len, GString *out)
+decode_quoted (const char *s, gsize len, GString *out, Cut *cut)
 {
   gsize i = 1;
 
   g_string_truncate (out, 0);
+  *cut = CUT_NONE;
   if (len == 1 && s[0] == '-')
     return TRUE;
+  if (len > STAP_CUT_LEN && memcmp (s, STAP_CUT, STAP_CUT_LEN) == 0 && s[STAP_CUT_LEN] == '"')
+    {
+      s += STAP_CUT_LEN;
+      len -= STAP_CUT_LEN;
+      *cut = CUT_START;
+    }
   if (len > 2 && s[0] == '0' && s[1] == 'x')
     {
       for (gsize k = 2; k < len; k++)
@@ -187,7 +208,10 @@ decode_quoted (const char *s, gsize len, GString *out)
   i++;
   if (i == len)
     return TRUE;
-  return len - i == 3 && memcmp (s + i, "...", 3) == 0;
+  if (*cut != CUT_NONE || len - i != STAP_CUT_LEN || memcmp (s + i, STAP_CUT, STAP_CUT_LEN) != 0)
+    return FALSE;
+  *cut = CUT_END;
+  return TRUE;
 }
 
 /* An fd's path: the base the script sent for it, alone. SystemTap's dentry walk names an
@@ -199,27 +223,46 @@ resolve_fd (GString *out, const GString *base)
   static const char stap_anon[] = "ANON_INODE:";
 
   g_string_truncate (out, 0);
-  g_string_append_len (out, base->str, MIN (base->len, FM_PATH_MAX));
+  g_string_append_len (out, base->str, base->len);
   if (g_str_has_prefix (out->str, stap_anon))
     memcpy (out->str, "anon_inode:", strlen (stap_anon));
 }
 
-/* @base + "/" + @name for a relative name; @name alone when absolute or without base. */
-static void
-resolve (GString *out, const GString *base, const GString *name)
+/* @base + "/" + @name for a relative name; @name alone when absolute or without base.
+ * Returns whether the start of the path is lost: a name of which the script kept the end
+ * has lost its base with it. */
+static gboolean
+resolve (GString *out, const GString *base, Cut base_cut, const GString *name, Cut name_cut)
 {
   g_string_truncate (out, 0);
   if (name->len == 0)
-    return;
-  if (name->str[0] != '/' && base->len > 0)
+    return FALSE;
+  if (name_cut != CUT_START && name->str[0] != '/' && base->len > 0)
     {
       g_string_append_len (out, base->str, base->len);
       if (base->str[base->len - 1] != '/')
         g_string_append_c (out, '/');
     }
   g_string_append_len (out, name->str, name->len);
-  if (out->len > FM_PATH_MAX)
-    g_string_truncate (out, FM_PATH_MAX);
+  return name_cut == CUT_START || (out->len > name->len && base_cut == CUT_START);
+}
+
+/* The one place where a path of this backend is cut: by the rule of both backends
+ * (fm-path.h) when its start is lost or it is too long, or, for a string the script kept
+ * the beginning of (longer than PATH_MAX, which the kernel refuses unread past it), with
+ * the mark after what was kept, as the bpf backend shows such a string. Adds the note. */
+static void
+finish_path (GString *out, gboolean start_lost, Cut end_cut, const char *which, GString *notes)
+{
+  gboolean cut = fm_path_elide (out, FM_PATH_MAX, start_lost);
+
+  if (end_cut == CUT_END)
+    {
+      fm_path_mark_end (out, FM_PATH_MAX);
+      cut = TRUE;
+    }
+  if (cut)
+    g_string_append_printf (notes, "%s%s truncated", notes->len > 0 ? ", " : "", which);
 }
 
 gboolean
@@ -237,7 +280,8 @@ fmd_stap_parser_parse_line (FmdStapParser   *p,
   guint64 args[FM_SYSCALL_MAX_ARGS];
   const char *strings[FM_SYSCALL_MAX_ARGS] = { NULL };
   gsize pos, n = 0;
-  gboolean has_fd = FALSE, has_fd2 = FALSE, empty_path_flag = FALSE;
+  gboolean has_fd = FALSE, has_fd2 = FALSE, empty_path_flag = FALSE, lost;
+  Cut cut[FMD_STAP_EVENT_FIELDS], end_cut;
 
   g_return_val_if_fail (p != NULL && line != NULL && kind != NULL && event != NULL, FALSE);
 
@@ -295,13 +339,19 @@ fmd_stap_parser_parse_line (FmdStapParser   *p,
     if (num[i] < 0 || num[i] > G_MAXUINT32)
       return parse_error (error, i + 1, "out of range");
 
-  if (!decode_quoted (field[COL_COMM], flen[COL_COMM], p->comm) ||
-      !decode_quoted (field[COL_PATH], flen[COL_PATH], p->path) ||
-      !decode_quoted (field[COL_PATH2], flen[COL_PATH2], p->path2) ||
-      !decode_quoted (field[COL_TEXT], flen[COL_TEXT], p->text) ||
-      !decode_quoted (field[COL_BASE], flen[COL_BASE], p->base) ||
-      !decode_quoted (field[COL_BASE2], flen[COL_BASE2], p->base2))
+  if (!decode_quoted (field[COL_COMM], flen[COL_COMM], p->comm, &cut[COL_COMM]) ||
+      !decode_quoted (field[COL_PATH], flen[COL_PATH], p->path, &cut[COL_PATH]) ||
+      !decode_quoted (field[COL_PATH2], flen[COL_PATH2], p->path2, &cut[COL_PATH2]) ||
+      !decode_quoted (field[COL_TEXT], flen[COL_TEXT], p->text, &cut[COL_TEXT]) ||
+      !decode_quoted (field[COL_BASE], flen[COL_BASE], p->base, &cut[COL_BASE]) ||
+      !decode_quoted (field[COL_BASE2], flen[COL_BASE2], p->base2, &cut[COL_BASE2]))
     return parse_error (error, COL_COMM + 1, "a string field is malformed");
+  /* Only a path keeps its end (a name, an argv or a text cut so would read wrong), and a
+   * base always does: the script cuts them so, and a base without its end joined to a
+   * name would be a wrong path. */
+  if (cut[COL_COMM] == CUT_START || cut[COL_TEXT] == CUT_START
+      || cut[COL_BASE] == CUT_END || cut[COL_BASE2] == CUT_END)
+    return parse_error (error, COL_COMM + 1, "a string field is cut on the wrong side");
   if (p->comm->len >= FM_COMM_MAX)
     g_string_truncate (p->comm, FM_COMM_MAX - 1);
 
@@ -322,21 +372,38 @@ fmd_stap_parser_parse_line (FmdStapParser   *p,
     }
 
   /* an fd's path is the event's path; otherwise the names resolve against their base */
-  if (has_fd || (empty_path_flag && p->path->len == 0))
+  if (has_fd || (empty_path_flag && p->path->len == 0 && cut[COL_PATH] == CUT_NONE))
     {
       /* AT_EMPTY_PATH (glibc's fstat): the call works on the dirfd, whose path is the base */
       resolve_fd (p->full_path, p->base);
+      lost = cut[COL_BASE] == CUT_START;
+      end_cut = CUT_NONE;
     }
   else
-    resolve (p->full_path, p->base, p->path);
+    {
+      lost = resolve (p->full_path, p->base, cut[COL_BASE], p->path, cut[COL_PATH]);
+      end_cut = cut[COL_PATH];
+    }
+  g_string_truncate (p->notes, 0);
+  finish_path (p->full_path, lost, end_cut, "path", p->notes);
   /* a symlink's target has no base (the script sends none): it stays as given */
   if (has_fd2)
-    resolve_fd (p->full_path2, p->base2);
+    {
+      resolve_fd (p->full_path2, p->base2);
+      lost = cut[COL_BASE2] == CUT_START;
+      end_cut = CUT_NONE;
+    }
   else
-    resolve (p->full_path2, p->base2, p->path2);
+    {
+      lost = resolve (p->full_path2, p->base2, cut[COL_BASE2], p->path2, cut[COL_PATH2]);
+      end_cut = cut[COL_PATH2];
+    }
+  finish_path (p->full_path2, lost, end_cut, "path2", p->notes);
 
   g_string_truncate (p->detail, 0);
   fm_syscall_format_detail (sc, args, strings, p->detail);
+  if (p->notes->len > 0)
+    g_string_append_printf (p->detail, "%s%s", p->detail->len > 0 ? ", " : "", p->notes->str);
 
   memset (event, 0, sizeof *event);
   event->syscall_nr = sc->nr;

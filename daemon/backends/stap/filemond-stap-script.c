@@ -30,7 +30,11 @@
  * the address space is replaced and close-on-exec dirfds are closed), in one small map.
  *
  * Strings are escaped with string_quoted() (the runtime's _stp_text_str): C escapes,
- * \ooo for other bytes, \uXXXX for UTF-8, and "..." after the closing quote when cut.
+ * \ooo for other bytes, \uXXXX for UTF-8, and "..." after the closing quote when cut
+ * (before the opening quote for a path, which keeps its end: fm_qe). The tapset's walk
+ * (task_dentry_path) prepends each component with sprintf, which cuts at MAXSTRINGLEN
+ * keeping the start: a directory deeper than that (8 KiB) loses its deepest components
+ * there, before fm_qe sees it, and no mark says so.
  * The parser decodes it back to the exact bytes, and no byte of a name can end a field
  * or a line. user_string_n_quoted() would also cut at a length it counts in escaped
  * characters, halfway through an escape; the script reads the raw string once and caps
@@ -42,6 +46,7 @@
 
 #include <string.h>
 
+#include "fm-event-fields.h"
 #include "fm-syscalls.h"
 
 /* Whether every string of @texts is printable ASCII, but for " and \ unless @quotable. */
@@ -74,7 +79,8 @@ static const char prefix_functions[] =
   "  return q == \"-\" || substr(q, 0, 2) == \"0x\"\n"
   "}\n"
   "function fm_cut:long (q:string) {\n"
-  "  return substr(q, strlen(q) - 1, 1) != \"\\\"\"   # cut: \"...\" follows\n"
+  "  # cut: \"...\" follows, or (a path that kept its end) comes first\n"
+  "  return substr(q, 0, 1) == \".\" || substr(q, strlen(q) - 1, 1) != \"\\\"\"\n"
   "}\n"
   "# q (quoted) from its byte at, up to the end of a component: does it start with r?\n"
   "function fm_starts:long (q:string, at:long, r:string) {\n"
@@ -189,7 +195,7 @@ emit_reads (GString *s, const FmSyscall *sc)
             g_string_append_printf (s,
               "      try {\n"
               "        r = user_string(a%u)\n"
-              "        %s = fm_q(r, %d)\n"
+              "        %s = fm_qs(r, %d)\n"
               "        if (substr(r, 0, 1) != \"/\") %s = ",
               i, second ? "sp2" : "sp", FMD_STAP_CAP_PATH, second ? "sb2" : "sb");
             if (pending_dirfd >= 0)
@@ -278,6 +284,23 @@ static const char functions[] =
   "  if (strlen(q) > cap - 3) q = string_quoted(substr(s, 0, (cap - 6) / 4))\n"
   "  return q . \"...\"\n"
   "}\n"
+  "# The same for a path, which keeps its end: cut, it starts with \"...\" before the quote,\n"
+  "# and the parser shortens it by the rule of both backends (fm-path.h), root and name kept.\n"
+  "function fm_qe:string (s:string, cap:long) {\n"
+  "  q = string_quoted(s)\n"
+  "  if (strlen(q) <= cap) return q\n"
+  "  n = strlen(s)\n"
+  "  q = string_quoted(substr(s, n - (cap - 6), cap - 6))\n"
+  "  if (strlen(q) > cap - 3) q = string_quoted(substr(s, n - (cap - 6) / 4, (cap - 6) / 4))\n"
+  "  return \"...\" . q\n"
+  "}\n"
+  "# A path string as the process passed it: one the kernel refuses for its length\n"
+  "# (ENAMETOOLONG, PATH_MAX bytes or more) is read no further by the kernel either, and\n"
+  "# keeps its beginning, as the bpf backend shows it.\n"
+  "function fm_qs:string (s:string, cap:long) {\n"
+  "  if (strlen(s) >= %d) return fm_q(s, cap)\n"
+  "  return fm_qe(s, cap)\n"
+  "}\n"
   "# The process's name: its thread group leader's comm, as ps shows it. The calling\n"
   "# thread's own (execname) is often a worker's name, which neither a reader of the\n"
   "# capture nor a comm= filter means.\n"
@@ -285,13 +308,13 @@ static const char functions[] =
   "  return task_execname(@cast(task_current(), \"task_struct\", \"kernel\")->group_leader)\n"
   "}\n"
   "function fm_cwd:string (task:long) {\n"
-  "  try { return fm_q(fullpath_struct_path(task_cwd_path(task)), %d) } catch { return \"-\" }\n"
+  "  try { return fm_qe(fullpath_struct_path(task_cwd_path(task)), %d) } catch { return \"-\" }\n"
   "}\n"
   "function fm_fd_path:string (task:long, fd:long) {\n"
   "  try {\n"
   "    file = task_fd_lookup(task, fd)\n"
   "    if (file == 0) return \"-\"\n"
-  "    return fm_q(fullpath_struct_file(task, file), %d)\n"
+  "    return fm_qe(fullpath_struct_file(task, file), %d)\n"
   "  } catch { return \"-\" }\n"
   "}\n"
   "function fm_dir:string (task:long, dirfd:long) {\n"
@@ -301,7 +324,7 @@ static const char functions[] =
   "}\n"
   "function fm_exe:string (task:long) {\n"
   "  try {\n"
-  "    return fm_q(fullpath_struct_file(task, @cast(task, \"task_struct\", \"kernel\")->mm->exe_file), %d)\n"
+  "    return fm_qe(fullpath_struct_file(task, @cast(task, \"task_struct\", \"kernel\")->mm->exe_file), %d)\n"
   "  } catch { return \"-\" }\n"
   "}\n"
   "function fm_argv:string (argv:long) {\n"
@@ -505,7 +528,7 @@ fmd_stap_script_generate (const FmdOptions *options)
     g_string_append_printf (s, "global fm_s%%[%d]   # the strings of the calls read at entry\n",
                             FMD_STAP_INFLIGHT_STRINGS_MAX);
   g_string_append_c (s, '\n');
-  g_string_append_printf (s, functions, FMD_STAP_CAP_BASE, FMD_STAP_CAP_BASE, FMD_STAP_CAP_PATH,
+  g_string_append_printf (s, functions, FM_PATH_MAX, FMD_STAP_CAP_BASE, FMD_STAP_CAP_BASE, FMD_STAP_CAP_PATH,
                           FMD_STAP_ARGV_MAX, FMD_STAP_CAP_TEXT,
                           entry_cond != NULL ? "; delete fm_s[t]" : "");
   g_string_append (s, prefix_functions);

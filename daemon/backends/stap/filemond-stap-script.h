@@ -9,7 +9,9 @@
  * separated by tabs, one record per line. Numbers are decimal; strings are SystemTap
  * quoted strings ("..." with C escapes, \ooo for other bytes and \uXXXX for UTF-8, so
  * that no tab, newline or quote inside a name can split or forge a record), or "-" when
- * absent. A quoted string followed by "..." was truncated at SystemTap's string limit.
+ * absent. A quoted string followed by "..." was cut and keeps its beginning; a path or
+ * base preceded by "..." was cut and keeps its end (the parser then shortens it by the
+ * rule of both backends, fm-path.h: the root and the name kept, the middle elided).
  *
  *   E nr time_ns duration_ns pid ppid tid uid result comm a0 a1 a2 a3 a4 a5
  *     path path2 text base base2
@@ -21,8 +23,11 @@
  *
  * A record is printed by one printf, and SystemTap cuts a printf at its print buffer
  * (STP_BUFFER_SIZE, 8192 bytes, not settable): each quoted field is therefore capped
- * (FMD_STAP_CAP_*) so that a whole record always fits; a longer string is sent as its
- * beginning followed by "..." after the closing quote, as SystemTap marks truncation.
+ * (FMD_STAP_CAP_*) so that a whole record always fits. A longer text (argv, an xattr
+ * name, a symlink's target) or a path string of PATH_MAX bytes or more (which the kernel
+ * refuses unread past PATH_MAX) is sent as its beginning followed by "..." after the
+ * closing quote, as SystemTap marks truncation; a longer path or base as "..." and its
+ * end, which holds the file's name.
  */
 #pragma once
 

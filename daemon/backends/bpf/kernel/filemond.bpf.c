@@ -524,10 +524,19 @@ resolve_path (struct scratch  *sp,
       r->start = off;
       r->len = FMD_BPF_PATH_MAX - off + (rel_len > 0 ? 1 + rel_len : 0);
     }
-  if (r->len > FMD_BPF_PATH_MAX - 1)
+  if (rel_len > FMD_BPF_PATH_MAX - 1)
     {
+      /* a string the kernel refuses (ENAMETOOLONG) without reading its end */
       r->len = FMD_BPF_PATH_MAX - 1;
       flags |= FMD_BPF_F_PATH_CUT;
+    }
+  else if (r->len > FMD_BPF_PATH_MAX - 1)
+    {
+      /* a valid name in a deep directory: its end is what names the file, so the base's
+       * start gives way, as when the walk itself runs out of room (fm_path_elide) */
+      r->start += r->len - (FMD_BPF_PATH_MAX - 1);
+      r->len = FMD_BPF_PATH_MAX - 1;
+      flags |= FMD_BPF_F_PATH_TRUNCATED;
     }
   r->flags = flags;
   return 0;
