@@ -8,7 +8,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 
-#include "filemond-backend.h"
+#include "filemond-backends.h"
 #include "filemond-bus-name.h"
 #include "filemond-config.h"
 #include "filemond-daemon.h"
@@ -52,14 +52,15 @@ raise_fd_limit (void)
 
 /* Start's options from their GVariant text, as Start would take them. */
 static FmdOptions *
-parse_options (const char  *text,
-               GError     **error)
+parse_options (const char          *text,
+               FmdBackendRegistry  *registry,
+               GError             **error)
 {
   g_autoptr(GVariant) asv = g_variant_parse (G_VARIANT_TYPE_VARDICT, text, NULL, NULL, error);
 
   if (asv == NULL)
     return NULL;
-  return fmd_options_new_from_variant (asv, error);
+  return fmd_options_new_from_variant (asv, registry, error);
 }
 
 int
@@ -97,6 +98,7 @@ main (int   argc,
   };
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(FmdBackendRegistry) registry = NULL;
   g_autoptr(FmdConfig) config = NULL;
   g_autoptr(GDBusConnection) connection = NULL;
   g_autoptr(FmdDaemon) daemon = NULL;
@@ -131,8 +133,9 @@ main (int   argc,
   /* a reader that closes its pipe or stream is an EPIPE to handle, not a reason to die */
   signal (SIGPIPE, SIG_IGN);
 
+  registry = fmd_backends_new_registry ();
   config = fmd_config_load (config_path != NULL ? config_path : fmd_config_default_path (),
-                            &error);
+                            registry, &error);
   if (config == NULL)
     {
       g_printerr ("filemond: bad configuration: %s\n", error->message);
@@ -148,7 +151,7 @@ main (int   argc,
     {
       g_autoptr(FmdOptions) options = NULL;
 
-      if (options_text != NULL && (options = parse_options (options_text, &error)) == NULL)
+      if (options_text != NULL && (options = parse_options (options_text, registry, &error)) == NULL)
         {
           g_printerr ("filemond: --options: %s\n", error->message);
           return 2;
@@ -169,7 +172,7 @@ main (int   argc,
       return 1;
     }
 
-  daemon = fmd_daemon_new (config);
+  daemon = fmd_daemon_new (config, registry);
   service = fmd_service_new (connection, config, fmd_daemon_get_session (daemon),
                              fmd_daemon_get_ring (daemon), session, &error);
   if (service == NULL)
@@ -188,7 +191,8 @@ main (int   argc,
   g_clear_object (&service);
   g_clear_object (&daemon);
   fmd_bus_name_release (bus_name);
-  fmd_backend_types_shutdown ();
+  /* the backend types release what they kept between captures (bpf's loaded program) */
+  g_clear_object (&registry);
 
   return exit_status;
 }

@@ -167,7 +167,8 @@ handle_start (FmFilemond1           *object,
   g_autoptr(FmdOptions) options = NULL;
   g_autoptr(GError) error = NULL;
 
-  options = fmd_options_new_from_variant (arg_options, &error);
+  options = fmd_options_new_from_variant (arg_options,
+                                          fmd_session_get_registry (self->session), &error);
   if (options == NULL || !fmd_session_start (self->session, options, &error))
     {
       g_dbus_method_invocation_return_gerror (invocation, error);

@@ -287,7 +287,8 @@ fmd_daemon_set_service (FmdDaemon  *self,
 }
 
 FmdDaemon *
-fmd_daemon_new (const FmdConfig *config)
+fmd_daemon_new (const FmdConfig    *config,
+                FmdBackendRegistry *registry)
 {
   FmdDaemon *self;
   guint64 watchdog_usec = 0;
@@ -297,7 +298,7 @@ fmd_daemon_new (const FmdConfig *config)
   self = g_object_new (FMD_TYPE_DAEMON, NULL);
   self->config = config;
   self->ring = fmd_ring_new (config->buffer_events, config->buffer_bytes);
-  self->session = fmd_session_new (config, self->ring);
+  self->session = fmd_session_new (config, registry, self->ring);
   g_signal_connect_object (self->session, "notify", G_CALLBACK (session_changed_cb), self, 0);
 
   if (g_getenv ("NOTIFY_SOCKET") != NULL)

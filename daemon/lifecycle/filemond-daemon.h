@@ -18,8 +18,9 @@ G_BEGIN_DECLS
 #define FMD_TYPE_DAEMON (fmd_daemon_get_type ())
 G_DECLARE_FINAL_TYPE (FmdDaemon, fmd_daemon, FMD, DAEMON, GObject)
 
-/* @config must outlive the daemon. */
-FmdDaemon *fmd_daemon_new (const FmdConfig *config);
+/* @config must outlive the daemon; its session chooses backends from @registry. */
+FmdDaemon *fmd_daemon_new (const FmdConfig    *config,
+                           FmdBackendRegistry *registry);
 
 FmdSession *fmd_daemon_get_session (FmdDaemon *self);
 FmdRing *fmd_daemon_get_ring (FmdDaemon *self);
