@@ -1,129 +1,38 @@
-/* filemond-main.c: filemond's entry point: options, config, bus name, signals. Everything
- * else lives in the daemon library (filemond-service.c and below). */
+/* filemond-main.c: filemond's entry point: options and config, then the process
+ * (lifecycle/filemond-daemon.c) and its face on the bus (bus/) wired together. Everything
+ * else lives in the daemon library. */
 #include "config.h"
 
 #include <errno.h>
-#include <glib-unix.h>
 #include <locale.h>
 #include <signal.h>
 #include <sys/resource.h>
-#include <systemd/sd-daemon.h>
 
-#include "filemond-backend.h"
+#include "filemond-backends.h"
+#include "filemond-bus-name.h"
 #include "filemond-config.h"
+#include "filemond-daemon.h"
 #include "filemond-log.h"
 #include "filemond-options.h"
 #include "filemond-service.h"
 #include "filemond-stap-build.h"
-#include "fm-error.h"
 #include "fm-names.h"
 
-/* How long SIGTERM waits for the backend to be gone; systemd's own stop timeout is
- * longer, so the daemon, not SIGKILL, cleans up. */
-#define SHUTDOWN_TIMEOUT_SEC 10
-
-typedef struct {
-  GMainLoop *loop;
-  FmdService *service;
-  guint owner_id;
-  gboolean name_acquired;
-  gboolean shutting_down;
-  int exit_status;
-} Daemon;
-
 static void
-shutdown_done_cb (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+bus_name_acquired_cb (FmdBusName *bus_name,
+                      const char *name,
+                      FmdDaemon  *daemon)
 {
-  Daemon *daemon = user_data;
-  g_autoptr(GError) error = NULL;
-
-  if (!fmd_service_shutdown_finish (FMD_SERVICE (source), result, &error))
-    g_warning ("shutdown: %s", error->message);
-  g_main_loop_quit (daemon->loop);
+  fmd_daemon_ready (daemon, name);
 }
 
 static void
-begin_shutdown (Daemon     *daemon,
-                int         exit_status,
-                const char *why)
+bus_name_lost_cb (FmdBusName *bus_name,
+                  const char *why,
+                  int         exit_status,
+                  FmdDaemon  *daemon)
 {
-  if (daemon->shutting_down)
-    return;
-
-  daemon->shutting_down = TRUE;
-  daemon->exit_status = exit_status;
-  g_message ("shutting down: %s", why);
-  sd_notify (0, "STOPPING=1");
-
-  if (daemon->service == NULL)
-    {
-      g_main_loop_quit (daemon->loop);
-      return;
-    }
-  fmd_service_shutdown_async (daemon->service, SHUTDOWN_TIMEOUT_SEC, shutdown_done_cb, daemon);
-}
-
-static gboolean
-sigterm_cb (gpointer user_data)
-{
-  begin_shutdown (user_data, 0, "SIGTERM");
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-sigint_cb (gpointer user_data)
-{
-  begin_shutdown (user_data, 0, "SIGINT");
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-idle_cb (FmdService *service,
-         Daemon     *daemon)
-{
-  begin_shutdown (daemon, 0, "idle");
-}
-
-static void
-name_acquired_cb (GDBusConnection *connection,
-                  const char      *name,
-                  gpointer         user_data)
-{
-  Daemon *daemon = user_data;
-
-  daemon->name_acquired = TRUE;
-  g_message ("filemond %s ready as %s", PACKAGE_VERSION, name);
-  sd_notify (0, "READY=1\nSTATUS=idle");
-}
-
-static void
-name_lost_cb (GDBusConnection *connection,
-              const char      *name,
-              gpointer         user_data)
-{
-  Daemon *daemon = user_data;
-
-  if (connection == NULL)
-    begin_shutdown (daemon, 1, "the connection to the bus is gone");
-  else if (daemon->name_acquired)
-    begin_shutdown (daemon, 0, "another filemond replaced this one");
-  else
-    {
-      g_warning ("cannot own the bus name %s: another filemond runs (start with --replace "
-                 "to take over) or the bus policy does not allow it", name);
-      begin_shutdown (daemon, 1, "no bus name");
-    }
-}
-
-static void
-connection_closed_cb (GDBusConnection *connection,
-                      gboolean         remote_peer_vanished,
-                      GError          *error,
-                      gpointer         user_data)
-{
-  begin_shutdown (user_data, 1, "the connection to the bus closed");
+  fmd_daemon_quit (daemon, exit_status, why);
 }
 
 /* systemd gives a soft limit of 1024 and a high hard one (the unit's LimitNOFILE): take
@@ -143,14 +52,15 @@ raise_fd_limit (void)
 
 /* Start's options from their GVariant text, as Start would take them. */
 static FmdOptions *
-parse_options (const char  *text,
-               GError     **error)
+parse_options (const char          *text,
+               FmdBackendRegistry  *registry,
+               GError             **error)
 {
   g_autoptr(GVariant) asv = g_variant_parse (G_VARIANT_TYPE_VARDICT, text, NULL, NULL, error);
 
   if (asv == NULL)
     return NULL;
-  return fmd_options_new_from_variant (asv, error);
+  return fmd_options_new_from_variant (asv, registry, error);
 }
 
 int
@@ -188,10 +98,13 @@ main (int   argc,
   };
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(FmdBackendRegistry) registry = NULL;
   g_autoptr(FmdConfig) config = NULL;
   g_autoptr(GDBusConnection) connection = NULL;
-  g_autoptr(GMainLoop) loop = NULL;
-  Daemon daemon = { 0 };
+  g_autoptr(FmdDaemon) daemon = NULL;
+  g_autoptr(FmdService) service = NULL;
+  g_autoptr(FmdBusName) bus_name = NULL;
+  int exit_status;
 
   setlocale (LC_ALL, "");
 
@@ -220,8 +133,9 @@ main (int   argc,
   /* a reader that closes its pipe or stream is an EPIPE to handle, not a reason to die */
   signal (SIGPIPE, SIG_IGN);
 
+  registry = fmd_backends_new_registry ();
   config = fmd_config_load (config_path != NULL ? config_path : fmd_config_default_path (),
-                            &error);
+                            registry, &error);
   if (config == NULL)
     {
       g_printerr ("filemond: bad configuration: %s\n", error->message);
@@ -237,7 +151,7 @@ main (int   argc,
     {
       g_autoptr(FmdOptions) options = NULL;
 
-      if (options_text != NULL && (options = parse_options (options_text, &error)) == NULL)
+      if (options_text != NULL && (options = parse_options (options_text, registry, &error)) == NULL)
         {
           g_printerr ("filemond: --options: %s\n", error->message);
           return 2;
@@ -250,46 +164,35 @@ main (int   argc,
       return 0;
     }
 
-  /* registers the D-Bus names of the errors before any reply carries one */
-  (void) fm_error_quark ();
-
-  connection = g_bus_get_sync (session ? G_BUS_TYPE_SESSION : G_BUS_TYPE_SYSTEM, NULL, &error);
+  connection = fmd_bus_connect (session, &error);
   if (connection == NULL)
     {
       g_printerr ("filemond: cannot connect to the %s bus: %s\n", session ? "session" : "system",
                   error->message);
       return 1;
     }
-  g_dbus_connection_set_exit_on_close (connection, FALSE);
 
-  loop = g_main_loop_new (NULL, FALSE);
-  daemon.loop = loop;
-
-  daemon.service = fmd_service_new (connection, config, session, &error);
-  if (daemon.service == NULL)
+  daemon = fmd_daemon_new (config, registry);
+  service = fmd_service_new (connection, config, fmd_daemon_get_session (daemon),
+                             fmd_daemon_get_ring (daemon), session, &error);
+  if (service == NULL)
     {
       g_printerr ("filemond: cannot export %s: %s\n", FM_OBJECT_PATH, error->message);
       return 1;
     }
+  fmd_daemon_set_service (daemon, service);
 
-  g_signal_connect (daemon.service, "idle", G_CALLBACK (idle_cb), &daemon);
-  g_signal_connect (connection, "closed", G_CALLBACK (connection_closed_cb), &daemon);
-  g_unix_signal_add (SIGTERM, sigterm_cb, &daemon);
-  g_unix_signal_add (SIGINT, sigint_cb, &daemon);
+  bus_name = fmd_bus_name_new (connection, replace);
+  g_signal_connect_object (bus_name, "acquired", G_CALLBACK (bus_name_acquired_cb), daemon, 0);
+  g_signal_connect_object (bus_name, "lost", G_CALLBACK (bus_name_lost_cb), daemon, 0);
 
-  daemon.owner_id = g_bus_own_name_on_connection (connection, FM_BUS_NAME,
-                                                  G_BUS_NAME_OWNER_FLAGS_ALLOW_REPLACEMENT |
-                                                  (replace ? G_BUS_NAME_OWNER_FLAGS_REPLACE : 0),
-                                                  name_acquired_cb, name_lost_cb, &daemon, NULL);
+  exit_status = fmd_daemon_run (daemon);
 
-  g_main_loop_run (loop);
+  g_clear_object (&service);
+  g_clear_object (&daemon);
+  fmd_bus_name_release (bus_name);
+  /* the backend types release what they kept between captures (bpf's loaded program) */
+  g_clear_object (&registry);
 
-  g_bus_unown_name (daemon.owner_id);
-  g_clear_object (&daemon.service);
-  fmd_backend_types_shutdown ();
-  if (!g_dbus_connection_is_closed (connection) &&
-      !g_dbus_connection_flush_sync (connection, NULL, &error))
-    g_debug ("cannot flush the bus connection: %s", error->message);
-
-  return daemon.exit_status;
+  return exit_status;
 }

@@ -4,81 +4,33 @@
  * table and default deny. Because that vfunc is overridden (and the skeleton does not
  * handle invocations in a thread), GIO runs it in a worker thread and dispatches the
  * handler back on the main loop only when it returned TRUE: handlers stay
- * single-threaded and never run for a refused caller.
- *
- * Properties are authorized there too: the skeleton's vtable is replaced by one without
- * a get_property function, so that GDBus hands Get and GetAll to method_call, through
- * the same worker-thread check, and the handler here answers them with what the caller
- * may read (filemond-auth.h). The private properties' changes go to the watchers alone
- * (filemond-watchers.h); the skeleton broadcasts only the public ones.
+ * single-threaded and never run for a refused caller. Get and GetAll go through the
+ * same check (filemond-service-properties.c).
  */
 #include "config.h"
 
-#include "filemond-service.h"
+#include "filemond-service-private.h"
 
 #include <gio/gunixfdlist.h>
-#include <systemd/sd-daemon.h>
 #include <unistd.h>
 
 #include "filemond-auth.h"
-#include "filemond-limits.h"
 #include "filemond-options.h"
-#include "filemond-quota.h"
 #include "filemond-save.h"
-#include "filemond-stream.h"
-#include "filemond-subscribers.h"
-#include "filemond-watchers.h"
 #include "fm-error.h"
 #include "fm-format.h"
 #include "fm-names.h"
 
 /* PropertiesChanged for the counters at most this often. */
 #define COUNTERS_INTERVAL_MS 250
-#define STATUS_INTERVAL_SEC 2
-/* A save holds a thread, a descriptor and a snapshot of the ring until its reader has
- * it all (or took nothing for SaveStallSec): bound how many, in all, per user (the last
- * few are root's: filemond-quota.h) and per connection, so that no caller can take every
- * slot. */
-#define MAX_SAVES 16
-#define MAX_SAVES_PER_UID 4
-#define MAX_SAVES_ROOT_RESERVE 4
-#define MAX_SAVES_PER_PEER 2
-
-struct _FmdService {
-  FmFilemond1Skeleton parent_instance;
-
-  GDBusConnection *connection;
-  const FmdConfig *config;
-  gboolean session_bus;
-
-  FmdLimits *limits;
-  FmdRing *ring;
-  FmdSession *session;
-  FmdSubscribers *subscribers;
-  FmdStreams *streams;
-  FmdWatchers *watchers;
-  GHashTable *private_changed;  /* D-Bus names of private properties changed since sent */
-  guint private_changed_id;
-
-  GCancellable *saves_cancellable;
-  GHashTable *saves_by_peer;   /* unique name -> number of its saves in progress */
-  FmdQuota *saves_quota;
-
-  guint ring_watch;
-  guint counters_id;
-  guint status_id;
-  guint watchdog_id;
-  guint idle_id;
-  gboolean shutting_down;
-  gboolean capturing;       /* what watchers were last told */
-};
 
 enum {
-  SIGNAL_IDLE,
-  N_SIGNALS
+  PROP_0,
+  PROP_BUSY,
+  N_PROPS
 };
 
-static guint signals[N_SIGNALS];
+static GParamSpec *properties[N_PROPS];
 
 static void fmd_service_iface_init (FmFilemond1Iface *iface);
 
@@ -99,190 +51,30 @@ fmd_service_authorize_method (GDBusInterfaceSkeleton *skeleton,
   return fmd_authorize_method (self->connection, self->session_bus, self->limits, invocation);
 }
 
-/* --- properties: who reads what ------------------------------------------------------ */
-
-static const GDBusInterfaceVTable *
-skeleton_vtable (FmdService *self)
-{
-  return G_DBUS_INTERFACE_SKELETON_CLASS (fmd_service_parent_class)->get_vtable (G_DBUS_INTERFACE_SKELETON (self));
-}
-
-/* A new reference (the skeleton's function may return a floating one or not). */
-static GVariant *
-property_value (FmdService *self,
-                const char *name)
-{
-  return g_variant_take_ref (skeleton_vtable (self)->get_property (self->connection, NULL,
-                                                                   FM_OBJECT_PATH, FM_INTERFACE,
-                                                                   name, NULL, self));
-}
-
-/* The caller, allowed to subscribe, follows the private properties from now on. */
-static void
-add_watcher (FmdService            *self,
-             GDBusMethodInvocation *invocation)
-{
-  const char *sender = g_dbus_method_invocation_get_sender (invocation);
-  guint32 uid;
-
-  /* one that follows them already asked polkit nothing this time */
-  if (sender != NULL && fmd_auth_lookup_caller_uid (invocation, &uid))
-    fmd_watchers_add (self->watchers, sender, uid);
-}
-
-/* Get and GetAll, once fmd_authorize_properties() let them through. */
-static void
-handle_properties (FmdService            *self,
-                   GDBusMethodInvocation *invocation)
-{
-  FmdPropertyAccess access = fmd_properties_access (invocation);
-  GDBusInterfaceInfo *info = fm_filemond1_interface_info ();
-  GVariantBuilder all;
-
-  if (access == FMD_PROPERTIES_ALL)
-    add_watcher (self, invocation);
-
-  if (g_str_equal (g_dbus_method_invocation_get_method_name (invocation), "Get"))
-    {
-      const GDBusPropertyInfo *property = g_dbus_method_invocation_get_property_info (invocation);
-      g_autoptr(GVariant) value = NULL;
-
-      /* the authorization answered a refused Get of a private property itself */
-      g_assert (property != NULL);
-      g_assert (access == FMD_PROPERTIES_ALL || !fmd_property_is_private (property));
-      value = property_value (self, property->name);
-      g_dbus_method_invocation_return_value (invocation, g_variant_new ("(v)", value));
-      return;
-    }
-
-  g_variant_builder_init (&all, G_VARIANT_TYPE_VARDICT);
-  for (guint i = 0; info->properties[i] != NULL; i++)
-    if (access == FMD_PROPERTIES_ALL || !fmd_property_is_private (info->properties[i]))
-      {
-        g_autoptr(GVariant) value = property_value (self, info->properties[i]->name);
-
-        g_variant_builder_add (&all, "{sv}", info->properties[i]->name, value);
-      }
-  g_dbus_method_invocation_return_value (invocation, g_variant_new ("(a{sv})", &all));
-}
+/* --- the session as properties ------------------------------------------------------- */
 
 static void
-service_method_call (GDBusConnection       *connection,
-                     const char            *sender,
-                     const char            *object_path,
-                     const char            *interface_name,
-                     const char            *method_name,
-                     GVariant              *parameters,
-                     GDBusMethodInvocation *invocation,
-                     gpointer               user_data)
+update_busy (FmdService *self)
 {
-  FmdService *self = FMD_SERVICE (user_data);
+  gboolean busy = fmd_subscribers_get_n_subscribers (self->subscribers) > 0 ||
+                  fmd_streams_get_n_streams (self->streams) > 0 ||
+                  fmd_save_slots_get_n_taken (self->save_slots) > 0;
 
-  if (fmd_is_properties_call (invocation))
-    handle_properties (self, invocation);
-  else
-    skeleton_vtable (self)->method_call (connection, sender, object_path, interface_name,
-                                         method_name, parameters, invocation, user_data);
-}
-
-/* No get_property or set_property: GDBus then routes Get and GetAll to method_call, past
- * the authorization, and refuses Set itself (every property is read-only). */
-static GDBusInterfaceVTable *
-fmd_service_get_vtable (GDBusInterfaceSkeleton *skeleton)
-{
-  static GDBusInterfaceVTable vtable = { service_method_call, NULL, NULL, { NULL } };
-
-  return &vtable;
-}
-
-static gboolean
-send_private_changed_cb (gpointer user_data)
-{
-  FmdService *self = user_data;
-  GVariantBuilder changed;
-  GHashTableIter iter;
-  gpointer name;
-
-  self->private_changed_id = 0;
-  g_variant_builder_init (&changed, G_VARIANT_TYPE_VARDICT);
-  g_hash_table_iter_init (&iter, self->private_changed);
-  while (g_hash_table_iter_next (&iter, &name, NULL))
-    {
-      g_autoptr(GVariant) value = property_value (self, name);
-
-      g_variant_builder_add (&changed, "{sv}", (const char *) name, value);
-    }
-  g_hash_table_remove_all (self->private_changed);
-  fmd_watchers_send_changed (self->watchers, FM_INTERFACE, g_variant_builder_end (&changed));
-  return G_SOURCE_REMOVE;
-}
-
-/* The skeleton broadcasts the changes of the public properties; those of the private
- * ones, which it leaves out, are sent to the watchers, gathered in the same way: one
- * signal for all the changes of one main loop iteration. */
-static void
-property_notify_cb (FmdService *self,
-                    GParamSpec *pspec)
-{
-  const GDBusPropertyInfo *info;
-
-  info = g_dbus_interface_info_lookup_property (fm_filemond1_interface_info (),
-                                                g_param_spec_get_nick (pspec));
-  if (info == NULL || !fmd_property_is_private (info))
+  if (busy == self->busy)
     return;
-  /* the names are the interface info's, static */
-  g_hash_table_add (self->private_changed, info->name);
-  /* at the skeleton's priority: a busy capture keeps default-priority sources ready and
-   * would starve an idle one */
-  if (self->private_changed_id == 0)
-    self->private_changed_id = g_idle_add_full (G_PRIORITY_DEFAULT, send_private_changed_cb,
-                                                self, NULL);
+  self->busy = busy;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
-/* --- properties and idle tracking ---------------------------------------------------- */
-
-static gboolean
-is_idle (FmdService *self)
-{
-  FmdState state = fmd_session_get_state (self->session);
-
-  return (state == FMD_STATE_IDLE || state == FMD_STATE_FAILED) &&
-         fmd_subscribers_get_n_subscribers (self->subscribers) == 0 &&
-         fmd_streams_get_n_streams (self->streams) == 0 &&
-         fmd_quota_get_n_taken (self->saves_quota) == 0;
-}
-
-static gboolean
-idle_timeout_cb (gpointer user_data)
-{
-  FmdService *self = user_data;
-
-  self->idle_id = 0;
-  g_message ("nothing happened for %u s; exiting", self->config->idle_timeout_sec);
-  g_signal_emit (self, signals[SIGNAL_IDLE], 0);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-update_idle (FmdService *self)
-{
-  if (self->shutting_down || self->config->idle_timeout_sec == 0 || !is_idle (self))
-    {
-      g_clear_handle_id (&self->idle_id, g_source_remove);
-      return;
-    }
-
-  if (self->idle_id == 0)
-    self->idle_id = g_timeout_add_seconds (self->config->idle_timeout_sec,
-                                           idle_timeout_cb, self);
-}
-
-static void
-update_counters (FmdService *self)
+void
+fmd_service_update_counters (FmdService *self)
 {
   FmFilemond1 *iface = FM_FILEMOND1 (self);
-  guint64 n_events = fmd_ring_get_n_events (self->ring);
+  guint64 n_events;
 
+  g_return_if_fail (FMD_IS_SERVICE (self));
+
+  n_events = fmd_ring_get_n_events (self->ring);
   fm_filemond1_set_event_count (iface, fmd_session_get_event_count (self->session));
   fm_filemond1_set_dropped_count (iface, fmd_session_get_dropped_count (self->session));
   fm_filemond1_set_filtered_count (iface, fmd_session_get_filtered_count (self->session));
@@ -297,7 +89,7 @@ counters_cb (gpointer user_data)
   FmdService *self = user_data;
 
   self->counters_id = 0;
-  update_counters (self);
+  fmd_service_update_counters (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -311,35 +103,6 @@ ring_appended_cb (FmdRing  *ring,
 
   if (self->counters_id == 0)
     self->counters_id = g_timeout_add (COUNTERS_INTERVAL_MS, counters_cb, self);
-}
-
-static gboolean
-status_cb (gpointer user_data)
-{
-  FmdService *self = user_data;
-  FmdState state = fmd_session_get_state (self->session);
-
-  /* a capture whose filter drops every call appends nothing to the ring */
-  update_counters (self);
-
-  sd_notifyf (0, "STATUS=%s%s%s: %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT
-              " dropped, %" G_GUINT64_FORMAT " buffered, %u subscribers, %u streams",
-              fmd_state_to_string (state),
-              state != FMD_STATE_IDLE ? " " : "",
-              state != FMD_STATE_IDLE ? fmd_session_get_backend_name (self->session) : "",
-              fmd_session_get_event_count (self->session),
-              fmd_session_get_dropped_count (self->session),
-              fmd_ring_get_n_events (self->ring),
-              fmd_subscribers_get_n_subscribers (self->subscribers),
-              fmd_streams_get_n_streams (self->streams));
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-watchdog_cb (gpointer user_data)
-{
-  sd_notify (0, "WATCHDOG=1");
-  return G_SOURCE_CONTINUE;
 }
 
 /* Watchers follow one shared capture: tell them when it stops or a new one starts, in
@@ -378,13 +141,11 @@ session_changed_cb (FmdSession *session,
       /* a backend may have become usable or unusable since */
       g_autoptr(GVariant) available = fmd_session_dup_available_backends (session);
       fm_filemond1_set_available_backends (iface, available);
-      status_cb (self);
       tell_watchers (self, fmd_session_get_state (session));
     }
 
   fmd_streams_set_dropped_total (self->streams, fmd_session_get_dropped_count (session));
-  update_counters (self);
-  update_idle (self);
+  fmd_service_update_counters (self);
 }
 
 static void
@@ -392,7 +153,7 @@ activity_changed_cb (GObject    *object,
                      GParamSpec *pspec,
                      FmdService *self)
 {
-  update_idle (self);
+  update_busy (self);
 }
 
 /* --- method handlers (main loop) ----------------------------------------------------- */
@@ -406,7 +167,8 @@ handle_start (FmFilemond1           *object,
   g_autoptr(FmdOptions) options = NULL;
   g_autoptr(GError) error = NULL;
 
-  options = fmd_options_new_from_variant (arg_options, &error);
+  options = fmd_options_new_from_variant (arg_options,
+                                          fmd_session_get_registry (self->session), &error);
   if (options == NULL || !fmd_session_start (self->session, options, &error))
     {
       g_dbus_method_invocation_return_gerror (invocation, error);
@@ -505,26 +267,6 @@ typedef struct {
   guint32 uid;
 } SaveCall;
 
-static guint
-peer_saves (FmdService *self,
-            const char *peer)
-{
-  return GPOINTER_TO_UINT (g_hash_table_lookup (self->saves_by_peer, peer));
-}
-
-static void
-count_save (FmdService *self,
-            const char *peer,
-            int         delta)
-{
-  guint n = peer_saves (self, peer) + delta;
-
-  if (n == 0)
-    g_hash_table_remove (self->saves_by_peer, peer);
-  else
-    g_hash_table_insert (self->saves_by_peer, g_strdup (peer), GUINT_TO_POINTER (n));
-}
-
 static void
 save_done_cb (GObject      *source,
               GAsyncResult *result,
@@ -551,9 +293,8 @@ save_done_cb (GObject      *source,
       g_dbus_method_invocation_return_gerror (call->invocation, error);
     }
 
-  count_save (call->self, call->peer, -1);
-  fmd_quota_release (call->self->saves_quota, call->uid);
-  update_idle (call->self);
+  fmd_save_slots_release (call->self->save_slots, call->peer, call->uid);
+  update_busy (call->self);
   g_object_unref (call->self);
   g_free (call->peer);
   g_free (call);
@@ -607,17 +348,7 @@ handle_save (FmFilemond1           *object,
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
 
-  if (peer_saves (self, sender) >= MAX_SAVES_PER_PEER)
-    {
-      close (fd);
-      g_dbus_method_invocation_return_error (invocation, G_DBUS_ERROR,
-                                             G_DBUS_ERROR_LIMITS_EXCEEDED,
-                                             "this connection has %d saves in progress "
-                                             "already, the most one may; try again when one "
-                                             "has finished", MAX_SAVES_PER_PEER);
-      return G_DBUS_METHOD_INVOCATION_HANDLED;
-    }
-  if (!fmd_quota_take (self->saves_quota, uid, &error))
+  if (!fmd_save_slots_take (self->save_slots, sender, uid, &error))
     {
       close (fd);
       g_dbus_method_invocation_return_gerror (invocation, error);
@@ -629,8 +360,7 @@ handle_save (FmFilemond1           *object,
   call->invocation = invocation;
   call->peer = g_strdup (sender);
   call->uid = uid;
-  count_save (self, sender, +1);
-  update_idle (self);
+  update_busy (self);
 
   fmd_save_async (self->ring, since_seq, fd, format,
                   self->config->save_stall_sec, self->saves_cancellable, save_done_cb, call);
@@ -662,7 +392,7 @@ handle_subscribe (FmFilemond1           *object,
       g_dbus_method_invocation_return_gerror (invocation, error);
       return G_DBUS_METHOD_INVOCATION_HANDLED;
     }
-  add_watcher (self, invocation);
+  fmd_service_add_watcher (self, invocation);
   fm_filemond1_complete_subscribe (object, invocation);
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
@@ -702,7 +432,7 @@ handle_open_stream (FmFilemond1           *object,
     }
 
   g_debug ("stream opened for %s", g_dbus_method_invocation_get_sender (invocation));
-  add_watcher (self, invocation);
+  fmd_service_add_watcher (self, invocation);
   out_list = g_unix_fd_list_new_from_array (&fd, 1);
   fm_filemond1_complete_open_stream (object, invocation, out_list, g_variant_new_handle (0));
   return G_DBUS_METHOD_INVOCATION_HANDLED;
@@ -719,120 +449,68 @@ fmd_service_iface_init (FmFilemond1Iface *iface)
   iface->handle_open_stream = handle_open_stream;
 }
 
-/* --- shutdown ------------------------------------------------------------------------ */
+/* --- what the daemon reads and does ------------------------------------------------- */
 
-static void
-shutdown_finish_now (GTask *task)
+gboolean
+fmd_service_is_busy (FmdService *self)
 {
-  FmdService *self = g_task_get_source_object (task);
+  g_return_val_if_fail (FMD_IS_SERVICE (self), FALSE);
 
-  g_signal_handlers_disconnect_by_data (self->session, task);
-  if (g_task_get_completed (task) || g_task_had_error (task))
-    return;
-
-  fmd_subscribers_flush (self->subscribers);
-  fmd_streams_close_all (self->streams);
-  update_counters (self);
-  g_task_return_boolean (task, TRUE);
+  return self->busy;
 }
 
-static void
-shutdown_state_cb (FmdSession *session,
-                   GParamSpec *pspec,
-                   GTask      *task)
+guint
+fmd_service_get_n_subscribers (FmdService *self)
 {
-  FmdState state = fmd_session_get_state (session);
+  g_return_val_if_fail (FMD_IS_SERVICE (self), 0);
 
-  if (state == FMD_STATE_IDLE || state == FMD_STATE_FAILED)
-    shutdown_finish_now (task);
+  return fmd_subscribers_get_n_subscribers (self->subscribers);
 }
 
-static gboolean
-shutdown_timeout_cb (gpointer user_data)
+guint
+fmd_service_get_n_streams (FmdService *self)
 {
-  GTask *task = user_data;
+  g_return_val_if_fail (FMD_IS_SERVICE (self), 0);
 
-  if (!g_task_get_completed (task))
-    {
-      g_warning ("the capture backend did not stop in time; exiting anyway");
-      shutdown_finish_now (task);
-    }
-  return G_SOURCE_REMOVE;
+  return fmd_streams_get_n_streams (self->streams);
 }
 
 void
-fmd_service_shutdown_async (FmdService          *self,
-                            guint                timeout_sec,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
+fmd_service_cancel_saves (FmdService *self)
 {
-  g_autoptr(GTask) task = g_task_new (self, NULL, callback, user_data);
-  g_autoptr(GError) error = NULL;
-  FmdState state;
-
   g_return_if_fail (FMD_IS_SERVICE (self));
 
-  self->shutting_down = TRUE;
-  update_idle (self);
   g_cancellable_cancel (self->saves_cancellable);
-
-  state = fmd_session_get_state (self->session);
-  if (state == FMD_STATE_IDLE || state == FMD_STATE_FAILED)
-    {
-      shutdown_finish_now (task);
-      return;
-    }
-
-  g_signal_connect_object (self->session, "notify::state", G_CALLBACK (shutdown_state_cb),
-                           task, 0);
-  g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, timeout_sec, shutdown_timeout_cb,
-                              g_object_ref (task), g_object_unref);
-
-  if (fmd_state_is_capturing (state) && !fmd_session_stop (self->session, &error))
-    g_warning ("cannot stop the capture: %s", error->message);
 }
 
-gboolean
-fmd_service_shutdown_finish (FmdService    *self,
-                             GAsyncResult  *result,
-                             GError       **error)
+void
+fmd_service_close_clients (FmdService *self)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_if_fail (FMD_IS_SERVICE (self));
 
-  return g_task_propagate_boolean (G_TASK (result), error);
+  fmd_subscribers_flush (self->subscribers);
+  fmd_streams_close_all (self->streams);
+  fmd_service_update_counters (self);
 }
 
 /* --- object ---------------------------------------------------------------------------- */
 
-FmdSession *
-fmd_service_get_session (FmdService *self)
-{
-  g_return_val_if_fail (FMD_IS_SERVICE (self), NULL);
-
-  return self->session;
-}
-
-FmdRing *
-fmd_service_get_ring (FmdService *self)
-{
-  g_return_val_if_fail (FMD_IS_SERVICE (self), NULL);
-
-  return self->ring;
-}
-
 FmdService *
 fmd_service_new (GDBusConnection *connection,
                  const FmdConfig *config,
+                 FmdSession      *session,
+                 FmdRing         *ring,
                  gboolean         session_bus,
                  GError         **error)
 {
   g_autoptr(FmdService) self = NULL;
   g_autoptr(GVariant) available = NULL;
   FmFilemond1 *iface;
-  guint64 watchdog_usec = 0;
 
   g_return_val_if_fail (G_IS_DBUS_CONNECTION (connection), NULL);
   g_return_val_if_fail (config != NULL, NULL);
+  g_return_val_if_fail (FMD_IS_SESSION (session), NULL);
+  g_return_val_if_fail (ring != NULL, NULL);
 
   self = g_object_new (FMD_TYPE_SERVICE, NULL);
   iface = FM_FILEMOND1 (self);
@@ -840,8 +518,8 @@ fmd_service_new (GDBusConnection *connection,
   self->config = config;
   self->session_bus = session_bus;
 
-  self->ring = fmd_ring_new (config->buffer_events, config->buffer_bytes);
-  self->session = fmd_session_new (config, self->ring);
+  self->ring = ring;
+  self->session = g_object_ref (session);
   self->limits = fmd_limits_new (connection);
   self->subscribers = fmd_subscribers_new (connection, self->limits, self->ring,
                                            config->subscriber_queue_events);
@@ -852,16 +530,16 @@ fmd_service_new (GDBusConnection *connection,
 
   available = fmd_session_dup_available_backends (self->session);
   fm_filemond1_set_version (iface, PACKAGE_VERSION);
-  fm_filemond1_set_state (iface, fmd_state_to_string (FMD_STATE_IDLE));
-  fm_filemond1_set_backend (iface, "");
-  fm_filemond1_set_last_error (iface, "");
-  fm_filemond1_set_progress (iface, "");
+  fm_filemond1_set_state (iface, fmd_state_to_string (fmd_session_get_state (session)));
+  fm_filemond1_set_backend (iface, fmd_session_get_backend_name (session));
+  fm_filemond1_set_last_error (iface, fmd_session_get_last_error (session));
+  fm_filemond1_set_progress (iface, fmd_session_get_progress (session));
   fm_filemond1_set_available_backends (iface, available);
   fm_filemond1_set_options (iface, g_variant_new ("a{sv}", NULL));
   fm_filemond1_set_buffer_capacity (iface, config->buffer_events);
-  update_counters (self);
+  fmd_service_update_counters (self);
 
-  g_signal_connect (self, "notify", G_CALLBACK (property_notify_cb), NULL);
+  g_signal_connect (self, "notify", G_CALLBACK (fmd_service_private_notify_cb), NULL);
   g_signal_connect_object (self->session, "notify", G_CALLBACK (session_changed_cb), self, 0);
   g_signal_connect_object (self->subscribers, "notify::n-subscribers",
                            G_CALLBACK (activity_changed_cb), self, 0);
@@ -869,16 +547,11 @@ fmd_service_new (GDBusConnection *connection,
                            G_CALLBACK (activity_changed_cb), self, 0);
 
   self->ring_watch = fmd_ring_add_watch (self->ring, ring_appended_cb, self);
-  if (g_getenv ("NOTIFY_SOCKET") != NULL)
-    self->status_id = g_timeout_add_seconds (STATUS_INTERVAL_SEC, status_cb, self);
-  if (sd_watchdog_enabled (0, &watchdog_usec) > 0 && watchdog_usec > 0)
-    self->watchdog_id = g_timeout_add (MAX (watchdog_usec / 2000, 1), watchdog_cb, self);
 
   if (!g_dbus_interface_skeleton_export (G_DBUS_INTERFACE_SKELETON (self), connection,
                                          FM_OBJECT_PATH, error))
     return NULL;
 
-  update_idle (self);
   return g_steal_pointer (&self);
 }
 
@@ -888,9 +561,6 @@ fmd_service_dispose (GObject *object)
   FmdService *self = FMD_SERVICE (object);
 
   g_clear_handle_id (&self->counters_id, g_source_remove);
-  g_clear_handle_id (&self->status_id, g_source_remove);
-  g_clear_handle_id (&self->watchdog_id, g_source_remove);
-  g_clear_handle_id (&self->idle_id, g_source_remove);
   g_clear_handle_id (&self->private_changed_id, g_source_remove);
 
   if (self->connection != NULL &&
@@ -910,8 +580,9 @@ fmd_service_dispose (GObject *object)
   g_clear_object (&self->streams);
   g_clear_object (&self->watchers);
   g_clear_pointer (&self->private_changed, g_hash_table_unref);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
-  g_clear_pointer (&self->ring, fmd_ring_free);
   if (self->limits != NULL)
     g_object_run_dispose (G_OBJECT (self->limits));
   g_clear_object (&self->limits);
@@ -927,10 +598,27 @@ fmd_service_finalize (GObject *object)
 {
   FmdService *self = FMD_SERVICE (object);
 
-  g_hash_table_unref (self->saves_by_peer);
-  fmd_quota_free (self->saves_quota);
+  fmd_save_slots_free (self->save_slots);
 
   G_OBJECT_CLASS (fmd_service_parent_class)->finalize (object);
+}
+
+static void
+fmd_service_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  FmdService *self = FMD_SERVICE (object);
+
+  switch (prop_id)
+    {
+    case PROP_BUSY:
+      g_value_set_boolean (value, self->busy);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -941,17 +629,19 @@ fmd_service_class_init (FmdServiceClass *klass)
 
   object_class->dispose = fmd_service_dispose;
   object_class->finalize = fmd_service_finalize;
+  object_class->get_property = fmd_service_get_property;
   skeleton_class->g_authorize_method = fmd_service_authorize_method;
-  skeleton_class->get_vtable = fmd_service_get_vtable;
+  skeleton_class->get_vtable = fmd_service_properties_vtable;
 
-  signals[SIGNAL_IDLE] = g_signal_new ("idle", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                       0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  /* the skeleton's own properties are the D-Bus ones; this one is the daemon's */
+  properties[PROP_BUSY] = g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                                                G_PARAM_READABLE | G_PARAM_STATIC_STRINGS |
+                                                G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
 fmd_service_init (FmdService *self)
 {
-  self->saves_by_peer = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->saves_quota = fmd_quota_new ("saves", MAX_SAVES, MAX_SAVES_PER_UID,
-                                     MAX_SAVES_ROOT_RESERVE);
+  self->save_slots = fmd_save_slots_new ();
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <gio/gio.h>
 
-#include "filemond-backend.h"
+#include "filemond-backend-registry.h"
 #include "fm-error.h"
 #include "fm-names.h"
 
@@ -100,8 +100,9 @@ format_number (const KeySpec *spec,
 }
 
 gboolean
-fmd_config_key_info (guint         index,
-                     FmdConfigKey *info)
+fmd_config_key_info (guint               index,
+                     FmdBackendRegistry *registry,
+                     FmdConfigKey       *info)
 {
   g_autoptr(FmdConfig) defaults = NULL;
   const KeySpec *spec;
@@ -144,7 +145,7 @@ fmd_config_key_info (guint         index,
       break;
     case KEY_BACKEND:
       info->default_value = g_strdup (*(char * const *) field);
-      info->range = fmd_backend_names_list ();
+      info->range = fmd_backend_registry_dup_names (registry);
       info->value_kind = "BACKEND";
       break;
     case KEY_BOOL:
@@ -265,11 +266,12 @@ parse_number (const char *text,
 }
 
 static gboolean
-apply_key (FmdConfig     *config,
-           const KeySpec *spec,
-           const char    *raw,
-           const char    *origin,
-           GError       **error)
+apply_key (FmdConfig           *config,
+           FmdBackendRegistry  *registry,
+           const KeySpec       *spec,
+           const char          *raw,
+           const char          *origin,
+           GError             **error)
 {
   g_autofree char *value = g_strstrip (g_strdup (raw));
   guint8 *field = (guint8 *) config + spec->offset;
@@ -316,9 +318,9 @@ apply_key (FmdConfig     *config,
       return TRUE;
 
     case KEY_BACKEND:
-      if (!fmd_backend_name_is_valid (value))
+      if (!fmd_backend_registry_name_is_valid (registry, value))
         {
-          g_autofree char *names = fmd_backend_names_list ();
+          g_autofree char *names = fmd_backend_registry_dup_names (registry);
 
           g_set_error (error, FM_ERROR, FM_ERROR_PARSE,
                        "%s: [%s] %s=%s is not one of %s", origin, spec->group, spec->key,
@@ -378,10 +380,11 @@ check_no_localized_keys (const char *data,
 }
 
 FmdConfig *
-fmd_config_load_from_data (const char *data,
-                           gsize       len,
-                           const char *origin,
-                           GError    **error)
+fmd_config_load_from_data (const char          *data,
+                           gsize                len,
+                           const char          *origin,
+                           FmdBackendRegistry  *registry,
+                           GError             **error)
 {
   g_autoptr(GKeyFile) keyfile = g_key_file_new ();
   g_autoptr(FmdConfig) config = fmd_config_new_default ();
@@ -390,6 +393,7 @@ fmd_config_load_from_data (const char *data,
 
   g_return_val_if_fail (data != NULL, NULL);
   g_return_val_if_fail (origin != NULL, NULL);
+  g_return_val_if_fail (FMD_IS_BACKEND_REGISTRY (registry), NULL);
 
   if (!g_key_file_load_from_data (keyfile, data, len, G_KEY_FILE_NONE, &local_error))
     {
@@ -427,7 +431,7 @@ fmd_config_load_from_data (const char *data,
 
           /* The raw value: no escape processing, no locale lookups. */
           raw = g_key_file_get_value (keyfile, groups[g], names[k], NULL);
-          if (raw == NULL || !apply_key (config, spec, raw, origin, error))
+          if (raw == NULL || !apply_key (config, registry, spec, raw, origin, error))
             return NULL;
         }
     }
@@ -436,8 +440,9 @@ fmd_config_load_from_data (const char *data,
 }
 
 FmdConfig *
-fmd_config_load (const char *path,
-                 GError    **error)
+fmd_config_load (const char          *path,
+                 FmdBackendRegistry  *registry,
+                 GError             **error)
 {
   g_autofree char *data = NULL;
   g_autoptr(GError) local_error = NULL;
@@ -454,5 +459,5 @@ fmd_config_load (const char *path,
       return NULL;
     }
 
-  return fmd_config_load_from_data (data, len, path, error);
+  return fmd_config_load_from_data (data, len, path, registry, error);
 }

@@ -18,6 +18,9 @@
 
 G_BEGIN_DECLS
 
+/* filemond-backend-registry.h, which needs this header itself */
+typedef struct _FmdBackendRegistry FmdBackendRegistry;
+
 typedef struct {
   /* [Buffer] */
   guint64 buffer_events;      /* Events=, default 1000000 */
@@ -42,13 +45,17 @@ typedef struct {
 const char *fmd_config_default_path (void);
 
 FmdConfig *fmd_config_new_default (void);
-/* Loads @path; a missing file gives the defaults. */
-FmdConfig *fmd_config_load (const char *path, GError **error);
+/* Loads @path; a missing file gives the defaults. DefaultBackend= must name a type of
+ * @registry (or be "auto"). */
+FmdConfig *fmd_config_load (const char          *path,
+                            FmdBackendRegistry  *registry,
+                            GError             **error);
 /* Parses the text of a config file; @origin names it in error messages. */
-FmdConfig *fmd_config_load_from_data (const char *data,
-                                      gsize       len,
-                                      const char *origin,
-                                      GError    **error);
+FmdConfig *fmd_config_load_from_data (const char          *data,
+                                      gsize                len,
+                                      const char          *origin,
+                                      FmdBackendRegistry  *registry,
+                                      GError             **error);
 void fmd_config_free (FmdConfig *config);
 
 /* One key of the configuration, as filemond.conf(5) documents it. */
@@ -61,8 +68,11 @@ typedef struct {
   char *range;              /* "1000 .. 100000000", the choices, or NULL (a path) */
 } FmdConfigKey;
 
-/* Fills @info with the @index-th key of the parser's table; FALSE past the last one. */
-gboolean fmd_config_key_info (guint index, FmdConfigKey *info);
+/* Fills @info with the @index-th key of the parser's table, a backend key's choices from
+ * @registry; FALSE past the last one. */
+gboolean fmd_config_key_info (guint               index,
+                              FmdBackendRegistry *registry,
+                              FmdConfigKey       *info);
 void fmd_config_key_clear (FmdConfigKey *info);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmdConfig, fmd_config_free)

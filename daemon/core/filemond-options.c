@@ -10,7 +10,7 @@
 #include "fm-error.h"
 #include "fm-event.h"
 #include "fm-filter-build.h"
-#include "filemond-backend.h"
+#include "filemond-backend-registry.h"
 
 typedef gboolean (*ParseFunc) (FmdOptions *options,
                                const char *key,
@@ -92,25 +92,32 @@ fmd_options_free (FmdOptions *options)
   g_free (options);
 }
 
+/* The name is checked against the registry by backend_known(), right after. */
 static gboolean
 parse_backend (FmdOptions *options,
                const char *key,
                GVariant   *value,
                GError    **error)
 {
-  const char *name = g_variant_get_string (value, NULL);
-
-  if (!fmd_backend_name_is_valid (name))
-    {
-      g_autofree char *names = fmd_backend_names_list ();
-
-      g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
-                   "option “%s”: unknown backend “%s” (use %s)", key, name, names);
-      return FALSE;
-    }
   g_free (options->backend);
-  options->backend = g_strdup (name);
+  options->backend = g_strdup (g_variant_get_string (value, NULL));
   return TRUE;
+}
+
+static gboolean
+backend_known (FmdBackendRegistry  *registry,
+               const char          *key,
+               const char          *name,
+               GError             **error)
+{
+  g_autofree char *names = NULL;
+
+  if (fmd_backend_registry_name_is_valid (registry, name))
+    return TRUE;
+  names = fmd_backend_registry_dup_names (registry);
+  g_set_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS,
+               "option “%s”: unknown backend “%s” (use %s)", key, name, names);
+  return FALSE;
 }
 
 /* Lists are refused past a documented length before any element is looked at, so that
@@ -481,8 +488,9 @@ build_filter (FmdOptions  *options,
 }
 
 FmdOptions *
-fmd_options_new_from_variant (GVariant *asv,
-                              GError  **error)
+fmd_options_new_from_variant (GVariant            *asv,
+                              FmdBackendRegistry  *registry,
+                              GError             **error)
 {
   g_autoptr(FmdOptions) options = fmd_options_new_default ();
   GVariantIter iter;
@@ -491,6 +499,7 @@ fmd_options_new_from_variant (GVariant *asv,
 
   g_return_val_if_fail (asv != NULL, NULL);
   g_return_val_if_fail (g_variant_is_of_type (asv, G_VARIANT_TYPE_VARDICT), NULL);
+  g_return_val_if_fail (FMD_IS_BACKEND_REGISTRY (registry), NULL);
 
   g_variant_iter_init (&iter, asv);
   while (g_variant_iter_next (&iter, "{&sv}", &key, &next_value))
@@ -518,7 +527,9 @@ fmd_options_new_from_variant (GVariant *asv,
           return NULL;
         }
 
-      if (!spec->parse (options, key, value, error))
+      if (!spec->parse (options, key, value, error) ||
+          (spec->parse == parse_backend &&
+           !backend_known (registry, key, options->backend, error)))
         return NULL;
     }
 

@@ -16,6 +16,9 @@
 
 G_BEGIN_DECLS
 
+/* filemond-backend-registry.h, which needs this header itself */
+typedef struct _FmdBackendRegistry FmdBackendRegistry;
+
 /* How long Start's lists and strings may be (doc/dbus-api.md): beyond, InvalidArgs naming
  * the key. pids and uids stay within the bpf program's maps; a path prefix is a path
  * (PATH_MAX); prefixes are matched one by one against every event, so few of them. */
@@ -28,7 +31,7 @@ G_BEGIN_DECLS
 #define FMD_OPTIONS_MAX_FILTER_BYTES 16384
 
 typedef struct {
-  char *backend;             /* "auto" or a backend type's name (filemond-backend.h) */
+  char *backend;             /* "auto" or a backend type's name (filemond-backend-type.h) */
   char *filter_text;         /* the "filter" key as given; "" without one */
   FmFilter *filter;          /* the filter and the older keys' conjuncts: every event the
                               * capture keeps matches it (pids with follow-children are
@@ -53,7 +56,9 @@ typedef struct {
  * match no event...: FALSE with FM_ERROR_INVALID_ARGS naming the key and the value.
  * Duplicates in lists are merged. "follow-children" true without "pids" is refused (it
  * would mean nothing). */
-FmdOptions *fmd_options_new_from_variant (GVariant *asv, GError **error);
+FmdOptions *fmd_options_new_from_variant (GVariant            *asv,
+                                          FmdBackendRegistry  *registry,
+                                          GError             **error);
 FmdOptions *fmd_options_new_default (void);
 FmdOptions *fmd_options_copy (const FmdOptions *options);
 void fmd_options_free (FmdOptions *options);

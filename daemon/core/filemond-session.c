@@ -31,7 +31,7 @@ struct _FmdSession {
   const FmdConfig *config;
   FmdRing *ring;
 
-  const FmdBackendType *const *types;
+  FmdBackendRegistry *registry;
 
   FmdState state;
   FmdBackend *backend;
@@ -359,21 +359,26 @@ static const FmdBackendSink session_sink = {
 
 /* --- public ---------------------------------------------------------------------------- */
 
+/* NULL when @type can run here, else why not. A deferred probe counts as usable: a Start
+ * then finds out the same way, and AvailableBackends changes when the answer comes. */
 static char *
-probe (FmdSession           *self,
-       const FmdBackendType *type)
+probe (FmdSession     *self,
+       FmdBackendType *type)
 {
-  return type->probe (type, self->config, G_OBJECT (self));
+  char *reason = NULL;
+
+  (void) fmd_backend_type_probe (type, self->config, &reason);
+  return reason;
 }
 
 /* The type @requested names ("auto": the configured default, else the first of the
  * registry that can run here). */
-static const FmdBackendType *
+static FmdBackendType *
 choose_backend (FmdSession  *self,
                 const char  *requested,
                 GError     **error)
 {
-  const FmdBackendType *type;
+  FmdBackendType *type;
   g_autoptr(GString) reasons = NULL;
 
   if (g_str_equal (requested, "auto"))
@@ -383,7 +388,7 @@ choose_backend (FmdSession  *self,
     {
       g_autofree char *reason = NULL;
 
-      type = fmd_backend_types_lookup (self->types, requested);
+      type = fmd_backend_registry_lookup (self->registry, requested);
       if (type == NULL)
         {
           g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_UNAVAILABLE,
@@ -401,12 +406,13 @@ choose_backend (FmdSession  *self,
     }
 
   reasons = g_string_new (NULL);
-  for (gsize i = 0; self->types[i] != NULL; i++)
+  for (guint i = 0; i < fmd_backend_registry_get_n_types (self->registry); i++)
     {
-      g_autofree char *reason = probe (self, self->types[i]);
+      FmdBackendType *candidate = fmd_backend_registry_nth (self->registry, i);
+      g_autofree char *reason = probe (self, candidate);
 
       if (reason == NULL)
-        return self->types[i];
+        return candidate;
       g_string_append_printf (reasons, "%s%s", reasons->len > 0 ? "; " : "", reason);
     }
   g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_UNAVAILABLE,
@@ -422,7 +428,7 @@ fmd_session_start (FmdSession        *self,
   g_autoptr(FmdOptions) copy = NULL;
   g_autoptr(FmdBackend) backend = NULL;
   g_autoptr(GError) local_error = NULL;
-  const FmdBackendType *type;
+  FmdBackendType *type;
 
   g_return_val_if_fail (FMD_IS_SESSION (self), FALSE);
   g_return_val_if_fail (options != NULL, FALSE);
@@ -451,24 +457,25 @@ fmd_session_start (FmdSession        *self,
   if (type == NULL)
     return FALSE;
 
-  backend = type->create != NULL ? type->create (type, self->config) : NULL;
+  backend = fmd_backend_type_create (type, self->config);
   if (backend == NULL)
     {
       g_set_error (error, FM_ERROR, FM_ERROR_BACKEND_UNAVAILABLE,
-                   "%s: this build of filemond has no such backend", type->name);
+                   "%s: this build of filemond has no such backend",
+                   fmd_backend_type_get_name (type));
       return FALSE;
     }
 
   copy = fmd_options_copy (options);
   g_free (copy->backend);
-  copy->backend = g_strdup (type->name);
+  copy->backend = g_strdup (fmd_backend_type_get_name (type));
 
   g_clear_pointer (&self->options, fmd_options_free);
   self->options = g_steal_pointer (&copy);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OPTIONS]);
 
   g_free (self->backend_name);
-  self->backend_name = g_strdup (type->name);
+  self->backend_name = g_strdup (fmd_backend_type_get_name (type));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BACKEND_NAME]);
 
   self->stop_asked = FALSE;
@@ -555,6 +562,14 @@ guint64 fmd_session_get_event_count (FmdSession *self) { return self->event_coun
 guint64 fmd_session_get_dropped_count (FmdSession *self) { return self->dropped_count; }
 guint64 fmd_session_get_filtered_count (FmdSession *self) { return self->filtered_count; }
 
+FmdBackendRegistry *
+fmd_session_get_registry (FmdSession *self)
+{
+  g_return_val_if_fail (FMD_IS_SESSION (self), NULL);
+
+  return self->registry;
+}
+
 GVariant *
 fmd_session_dup_available_backends (FmdSession *self)
 {
@@ -563,37 +578,41 @@ fmd_session_dup_available_backends (FmdSession *self)
   g_return_val_if_fail (FMD_IS_SESSION (self), NULL);
 
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("a{ss}"));
-  for (gsize i = 0; self->types[i] != NULL; i++)
+  for (guint i = 0; i < fmd_backend_registry_get_n_types (self->registry); i++)
     {
-      g_autofree char *reason = probe (self, self->types[i]);
-      g_variant_builder_add (&builder, "{ss}", self->types[i]->name,
+      FmdBackendType *type = fmd_backend_registry_nth (self->registry, i);
+      g_autofree char *reason = probe (self, type);
+
+      g_variant_builder_add (&builder, "{ss}", fmd_backend_type_get_name (type),
                              reason != NULL ? reason : "");
     }
   return g_variant_ref_sink (g_variant_builder_end (&builder));
 }
 
-void
-fmd_session_set_backend_types (FmdSession                  *self,
-                               const FmdBackendType *const *types)
+static void
+probe_request_cb (FmdBackendRegistry *registry,
+                  FmdBackendType     *type,
+                  FmdSession         *self)
 {
-  g_return_if_fail (FMD_IS_SESSION (self));
-  g_return_if_fail (types != NULL);
-
-  self->types = types;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_AVAILABLE_BACKENDS]);
 }
 
 FmdSession *
-fmd_session_new (const FmdConfig *config,
-                 FmdRing         *ring)
+fmd_session_new (const FmdConfig    *config,
+                 FmdBackendRegistry *registry,
+                 FmdRing            *ring)
 {
   FmdSession *self;
 
   g_return_val_if_fail (config != NULL, NULL);
+  g_return_val_if_fail (FMD_IS_BACKEND_REGISTRY (registry), NULL);
   g_return_val_if_fail (ring != NULL, NULL);
 
   self = g_object_new (FMD_TYPE_SESSION, NULL);
   self->config = config;
+  self->registry = g_object_ref (registry);
   self->ring = ring;
+  g_signal_connect_object (registry, "probe-request", G_CALLBACK (probe_request_cb), self, 0);
   return self;
 }
 
@@ -614,6 +633,9 @@ fmd_session_dispose (GObject *object)
     }
   g_clear_handle_id (&self->drain_id, g_source_remove);
   stop_worker (self);
+  if (self->registry != NULL)
+    g_signal_handlers_disconnect_by_data (self->registry, self);
+  g_clear_object (&self->registry);
 
   G_OBJECT_CLASS (fmd_session_parent_class)->dispose (object);
 }
@@ -700,7 +722,6 @@ fmd_session_class_init (FmdSessionClass *klass)
 static void
 fmd_session_init (FmdSession *self)
 {
-  self->types = fmd_backend_types ();
   self->backend_name = g_strdup ("");
   self->last_error = g_strdup ("");
   self->progress = g_strdup ("");

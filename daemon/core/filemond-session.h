@@ -13,7 +13,7 @@
 
 #include <glib-object.h>
 
-#include "filemond-backend.h"
+#include "filemond-backend-registry.h"
 #include "filemond-config.h"
 #include "filemond-options.h"
 #include "filemond-ring.h"
@@ -36,16 +36,13 @@ gboolean fmd_state_is_capturing (FmdState state);
 #define FMD_TYPE_SESSION (fmd_session_get_type ())
 G_DECLARE_FINAL_TYPE (FmdSession, fmd_session, FMD, SESSION, GObject)
 
-/* @config and @ring must outlive the session. Properties (notify is emitted on change):
- * "state" (FmdState as int), "progress", "backend-name", "last-error", "started-at", "options",
- * "dropped-count". The event count changes too often to notify: poll it. */
-FmdSession *fmd_session_new (const FmdConfig *config,
-                             FmdRing         *ring);
-
-/* The backends the session chooses from: fmd_backend_types() unless replaced (tests' fakes);
- * @types, NULL-terminated, must outlive the session. */
-void fmd_session_set_backend_types (FmdSession                  *self,
-                                    const FmdBackendType *const *types);
+/* @config and @ring must outlive the session; @registry (a reference is kept) holds the
+ * backends it chooses from. Properties (notify is emitted on change): "state" (FmdState as
+ * int), "progress", "backend-name", "last-error", "started-at", "options", "dropped-count",
+ * "available-backends". The event count changes too often to notify: poll it. */
+FmdSession *fmd_session_new (const FmdConfig    *config,
+                             FmdBackendRegistry *registry,
+                             FmdRing            *ring);
 
 /* Starts a capture with @options (copied). FM_ERROR_ALREADY_RUNNING,
  * FM_ERROR_BACKEND_UNAVAILABLE or FM_ERROR_BACKEND_FAILED otherwise. */
@@ -58,6 +55,8 @@ gboolean fmd_session_stop (FmdSession *self,
                            GError    **error);
 
 FmdState fmd_session_get_state (FmdSession *self);
+/* The registry Start's "backend" option names a type of. */
+FmdBackendRegistry *fmd_session_get_registry (FmdSession *self);
 /* What "compiling" is at, e.g. "stap pass 4 of 4: compiling the kernel module"; "" in
  * any other state. */
 const char *fmd_session_get_progress (FmdSession *self);

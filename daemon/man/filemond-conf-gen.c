@@ -11,17 +11,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "filemond-backends.h"
 #include "filemond-config.h"
 #include "fm-roff.h"
 
 static char *
-keys_man (void)
+keys_man (FmdBackendRegistry *registry)
 {
   GString *out = g_string_new (NULL);
   const char *group = NULL;
   FmdConfigKey info;
 
-  for (guint i = 0; fmd_config_key_info (i, &info); i++)
+  for (guint i = 0; fmd_config_key_info (i, registry, &info); i++)
     {
       if (g_strcmp0 (group, info.group) != 0)
         {
@@ -54,12 +55,13 @@ main (int    argc,
   g_auto(GStrv) parts = NULL;
   g_autofree char *result = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(FmdBackendRegistry) registry = fmd_backends_new_registry ();
 
   if (argc == 2 && strcmp (argv[1], "--keys") == 0)
     {
       FmdConfigKey info;
 
-      for (guint i = 0; fmd_config_key_info (i, &info); i++)
+      for (guint i = 0; fmd_config_key_info (i, registry, &info); i++)
         {
           printf ("[%s] %s\n", info.group, info.key);
           fmd_config_key_clear (&info);
@@ -76,7 +78,7 @@ main (int    argc,
       fprintf (stderr, "%s: %s\n", argv[0], error->message);
       return 1;
     }
-  man = keys_man ();
+  man = keys_man (registry);
   parts = g_strsplit (template, "@CONFIG_KEYS_MAN@", -1);
   result = g_strjoinv (man, parts);
   fputs (result, stdout);

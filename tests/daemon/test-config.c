@@ -8,12 +8,13 @@
 #include "filemond-config.h"
 #include "filemond-options.h"
 #include "fm-error.h"
+#include "test-daemon-util.h"
 
 static FmdConfig *
 load (const char  *text,
       GError     **error)
 {
-  return fmd_config_load_from_data (text, strlen (text), "test.conf", error);
+  return fmd_config_load_from_data (text, strlen (text), "test.conf", test_registry (), error);
 }
 
 static void
@@ -50,7 +51,7 @@ static void
 test_missing_file_gives_defaults (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(FmdConfig) config = fmd_config_load ("/nonexistent/filemond.conf", &error);
+  g_autoptr(FmdConfig) config = fmd_config_load ("/nonexistent/filemond.conf", test_registry (), &error);
 
   g_assert_no_error (error);
   assert_defaults (config);
@@ -129,7 +130,7 @@ test_file_on_disk_is_read (void)
   g_assert_no_error (error);
   close (fd);
   g_assert_true (g_file_set_contents (path, "[Buffer]\nEvents=1234\n", -1, &error));
-  config = fmd_config_load (path, &error);
+  config = fmd_config_load (path, test_registry (), &error);
   g_assert_no_error (error);
   g_assert_cmpuint (config->buffer_events, ==, 1234);
   g_unlink (path);
@@ -140,7 +141,7 @@ test_unreadable_path_is_an_error (void)
 {
   g_autoptr(GError) error = NULL;
   /* a directory exists but cannot be read as a file */
-  g_autoptr(FmdConfig) config = fmd_config_load ("/", &error);
+  g_autoptr(FmdConfig) config = fmd_config_load ("/", test_registry (), &error);
 
   g_assert_null (config);
   g_assert_error (error, FM_ERROR, FM_ERROR_IO);

@@ -3,7 +3,20 @@
 
 #include <glib.h>
 
+#include "filemond-backends.h"
 #include "fm-event.h"
+
+/* The registry of this build's backends, for what checks names against it (options,
+ * config); made once, kept for the test program's life. */
+static inline FmdBackendRegistry *
+test_registry (void)
+{
+  static FmdBackendRegistry *registry;
+
+  if (registry == NULL)
+    registry = fmd_backends_new_registry ();
+  return registry;
+}
 
 /* Event number @i, with a path long enough to vary record sizes: @path_buf must hold
  * 128 bytes and stay alive while the event is used. */

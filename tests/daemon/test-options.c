@@ -3,9 +3,9 @@
  * and the older keys make one filter, whose kernel part the backends read. */
 #include <string.h>
 
-#include "filemond-backend.h"
 #include "filemond-options.h"
 #include "fm-error.h"
+#include "test-daemon-util.h"
 #include "fm-event.h"
 
 /* Whether the options' filter keeps a call of @syscall by @pid with these paths. */
@@ -31,7 +31,7 @@ parse (const char  *text,
   g_autoptr(GVariant) v = g_variant_parse (G_VARIANT_TYPE_VARDICT, text, NULL, NULL, NULL);
 
   g_assert_nonnull (v);
-  return fmd_options_new_from_variant (v, error);
+  return fmd_options_new_from_variant (v, test_registry (), error);
 }
 
 /* @text is refused with InvalidArgs and a message containing @culprit. */
@@ -249,7 +249,7 @@ test_to_variant_round_trips (void)
     "'follow-children': <true>, 'comms': <['sshd']>, 'path-prefixes': <['/etc']>, "
     "'filter': <'uid=0 or user=root or (path=/etc/ssh/* and not failed)'>}", &error);
   g_autoptr(GVariant) v = g_variant_ref_sink (fmd_options_to_variant (options));
-  g_autoptr(FmdOptions) again = fmd_options_new_from_variant (v, &error);
+  g_autoptr(FmdOptions) again = fmd_options_new_from_variant (v, test_registry (), &error);
   g_autoptr(GVariant) v2 = NULL;
   g_autoptr(FmdOptions) copy = NULL;
   g_autoptr(GVariant) v3 = NULL;
@@ -268,19 +268,20 @@ test_to_variant_round_trips (void)
 static void
 test_backend_names (void)
 {
-  const FmdBackendType *const *types = fmd_backend_types ();
-  g_autofree char *names = fmd_backend_names_list ();
+  FmdBackendRegistry *registry = test_registry ();
+  g_autofree char *names = fmd_backend_registry_dup_names (registry);
 
   /* SystemTap first: "auto" prefers it where it can run */
-  g_assert_cmpstr (types[0]->name, ==, "stap");
-  g_assert_cmpstr (types[1]->name, ==, "bpf");
-  g_assert_null (types[2]);
-  g_assert_true (fmd_backend_types_lookup (types, "bpf") == types[1]);
-  g_assert_null (fmd_backend_types_lookup (types, "BPF"));
-  g_assert_true (fmd_backend_name_is_valid ("auto"));
-  g_assert_true (fmd_backend_name_is_valid ("stap"));
-  g_assert_false (fmd_backend_name_is_valid ("BPF"));
-  g_assert_false (fmd_backend_name_is_valid (""));
+  g_assert_cmpuint (fmd_backend_registry_get_n_types (registry), ==, 2);
+  g_assert_cmpstr (fmd_backend_type_get_name (fmd_backend_registry_nth (registry, 0)), ==, "stap");
+  g_assert_cmpstr (fmd_backend_type_get_name (fmd_backend_registry_nth (registry, 1)), ==, "bpf");
+  g_assert_true (fmd_backend_registry_lookup (registry, "bpf") ==
+                 fmd_backend_registry_nth (registry, 1));
+  g_assert_null (fmd_backend_registry_lookup (registry, "BPF"));
+  g_assert_true (fmd_backend_registry_name_is_valid (registry, "auto"));
+  g_assert_true (fmd_backend_registry_name_is_valid (registry, "stap"));
+  g_assert_false (fmd_backend_registry_name_is_valid (registry, "BPF"));
+  g_assert_false (fmd_backend_registry_name_is_valid (registry, ""));
   g_assert_cmpstr (names, ==, "auto, stap or bpf");
 }
 
@@ -325,7 +326,7 @@ assert_variant_refused (GVariant   *asv,
                         const char *culprit)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(FmdOptions) options = fmd_options_new_from_variant (asv, &error);
+  g_autoptr(FmdOptions) options = fmd_options_new_from_variant (asv, test_registry (), &error);
 
   g_assert_null (options);
   g_assert_error (error, FM_ERROR, FM_ERROR_INVALID_ARGS);
@@ -343,11 +344,11 @@ test_lists_are_bounded (void)
   g_autoptr(GVariant) prefix_long = prefixes_option (1, FMD_OPTIONS_MAX_PREFIX_BYTES + 1);
   g_autoptr(FmdOptions) options = NULL;
 
-  options = fmd_options_new_from_variant (uids_max, NULL);
+  options = fmd_options_new_from_variant (uids_max, test_registry (), NULL);
   g_assert_nonnull (options);
   g_assert_cmpuint (options->uids->len, ==, FMD_OPTIONS_MAX_IDS);
   g_clear_pointer (&options, fmd_options_free);
-  options = fmd_options_new_from_variant (prefixes_max, NULL);
+  options = fmd_options_new_from_variant (prefixes_max, test_registry (), NULL);
   g_assert_nonnull (options);
   g_assert_cmpuint (g_strv_length (options->path_prefixes), ==, FMD_OPTIONS_MAX_PREFIXES);
 
@@ -361,7 +362,7 @@ static void
 test_duplicates_merge (void)
 {
   g_autoptr(GVariant) uids = ids_option ("uids", FMD_OPTIONS_MAX_IDS, 7);
-  g_autoptr(FmdOptions) options = fmd_options_new_from_variant (uids, NULL);
+  g_autoptr(FmdOptions) options = fmd_options_new_from_variant (uids, test_registry (), NULL);
 
   g_assert_nonnull (options);
   g_assert_cmpuint (options->uids->len, ==, 7);

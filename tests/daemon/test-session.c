@@ -72,46 +72,88 @@ fake_backend_init (FakeBackend *self)
 {
 }
 
-typedef struct {
+typedef struct _Fixture Fixture;
+
+/* --- backend types the test drives ---------------------------------------------------- */
+
+#define FAKE_TYPE_TYPE (fake_type_get_type ())
+G_DECLARE_FINAL_TYPE (FakeType, fake_type, FAKE, TYPE, FmdBackendType)
+
+struct _FakeType {
+  FmdBackendType parent_instance;
+  Fixture *f;
+  gboolean missing;
+  gboolean deferred;   /* the probe defers, as stap's does while its trial build runs */
+};
+
+G_DEFINE_FINAL_TYPE (FakeType, fake_type, FMD_TYPE_BACKEND_TYPE)
+
+struct _Fixture {
   FmdConfig *config;
   FmdRing *ring;
+  FmdBackendRegistry *registry;
   FmdSession *session;
-  gboolean stap_missing;
-  gboolean bpf_missing;
   gboolean fail_start;
   gboolean stop_later;
   FakeBackend *last;   /* not a reference */
-  FmdBackendType fake_stap;
-  FmdBackendType fake_bpf;
-  const FmdBackendType *types[3];
-} Fixture;
+  FakeType *stap;      /* the registry's */
+  FakeType *bpf;
+};
 
 static FmdBackend *
-fake_create (const FmdBackendType *type,
-             const FmdConfig      *config)
+fake_create (FmdBackendType  *type,
+             const FmdConfig *config)
 {
-  Fixture *f = type->user_data;
+  Fixture *f = FAKE_TYPE (type)->f;
   FakeBackend *backend = g_object_new (FAKE_TYPE_BACKEND, NULL);
 
-  backend->type_name = type->name;
+  backend->type_name = fmd_backend_type_get_name (type);
   backend->fail_start = f->fail_start;
   backend->stop_later = f->stop_later;
   f->last = backend;
   return FMD_BACKEND (backend);
 }
 
-static char *
-fake_probe (const FmdBackendType *type,
-            const FmdConfig      *config,
-            GObject              *notify)
+static FmdProbeResult
+fake_probe (FmdBackendType   *type,
+            const FmdConfig  *config,
+            char            **reason)
 {
-  Fixture *f = type->user_data;
+  FakeType *self = FAKE_TYPE (type);
 
-  if (g_str_equal (type->name, "stap") && f->stap_missing)
-    return g_strdup ("stap: not installed");
-  if (g_str_equal (type->name, "bpf") && f->bpf_missing)
-    return g_strdup ("bpf: no BTF");
-  return NULL;
+  if (self->deferred)
+    return FMD_PROBE_DEFER;
+  if (self->missing)
+    {
+      *reason = g_strdup_printf ("%s: %s", fmd_backend_type_get_name (type),
+                                 g_str_equal (fmd_backend_type_get_name (type), "stap")
+                                 ? "not installed" : "no BTF");
+      return FMD_PROBE_FAIL;
+    }
+  return FMD_PROBE_SUCCESS;
+}
+
+static void
+fake_type_class_init (FakeTypeClass *klass)
+{
+  FMD_BACKEND_TYPE_CLASS (klass)->probe = fake_probe;
+  FMD_BACKEND_TYPE_CLASS (klass)->create = fake_create;
+}
+
+static void
+fake_type_init (FakeType *self)
+{
+}
+
+static FakeType *
+fake_type_add (Fixture    *f,
+               const char *name)
+{
+  g_autoptr(FakeType) type = g_object_new (FAKE_TYPE_TYPE, "name", name, NULL);
+
+  type->f = f;
+  fmd_backend_registry_add (f->registry, FMD_BACKEND_TYPE (type));
+  return type;
 }
 
 static void
@@ -120,13 +162,10 @@ fixture_setup (Fixture       *f,
 {
   f->config = fmd_config_new_default ();
   f->ring = fmd_ring_new (10000, 4 * 1024 * 1024);
-  f->session = fmd_session_new (f->config, f->ring);
-  f->fake_stap = (FmdBackendType) { "stap", fake_probe, fake_create, NULL, f };
-  f->fake_bpf = (FmdBackendType) { "bpf", fake_probe, fake_create, NULL, f };
-  f->types[0] = &f->fake_stap;
-  f->types[1] = &f->fake_bpf;
-  f->types[2] = NULL;
-  fmd_session_set_backend_types (f->session, f->types);
+  f->registry = fmd_backend_registry_new ();
+  f->stap = fake_type_add (f, "stap");
+  f->bpf = fake_type_add (f, "bpf");
+  f->session = fmd_session_new (f->config, f->registry, f->ring);
 }
 
 static void
@@ -135,16 +174,18 @@ fixture_teardown (Fixture       *f,
 {
   g_clear_object (&f->session);
   test_iterate ();   /* let released backends go */
+  g_clear_object (&f->registry);
   fmd_ring_free (f->ring);
   fmd_config_free (f->config);
 }
 
 static FmdOptions *
-options_from (const char *text)
+options_from (Fixture    *f,
+              const char *text)
 {
   g_autoptr(GVariant) v = g_variant_parse (G_VARIANT_TYPE_VARDICT, text, NULL, NULL, NULL);
   g_autoptr(GError) error = NULL;
-  FmdOptions *options = fmd_options_new_from_variant (v, &error);
+  FmdOptions *options = fmd_options_new_from_variant (v, f->registry, &error);
 
   g_assert_no_error (error);
   return options;
@@ -154,7 +195,7 @@ static void
 start_ok (Fixture    *f,
           const char *options_text)
 {
-  g_autoptr(FmdOptions) options = options_from (options_text);
+  g_autoptr(FmdOptions) options = options_from (f, options_text);
   g_autoptr(GError) error = NULL;
 
   g_assert_true (fmd_session_start (f->session, options, &error));
@@ -191,7 +232,7 @@ test_start_run_stop (Fixture *f, gconstpointer data)
 static void
 test_compiling_is_part_of_starting (Fixture *f, gconstpointer data)
 {
-  g_autoptr(FmdOptions) options = options_from ("@a{sv} {}");
+  g_autoptr(FmdOptions) options = options_from (f, "@a{sv} {}");
   g_autoptr(GError) error = NULL;
 
   start_ok (f, "{'backend': <'stap'>}");
@@ -226,7 +267,7 @@ test_compiling_is_part_of_starting (Fixture *f, gconstpointer data)
 static void
 test_start_while_running_is_refused (Fixture *f, gconstpointer data)
 {
-  g_autoptr(FmdOptions) options = options_from ("@a{sv} {}");
+  g_autoptr(FmdOptions) options = options_from (f, "@a{sv} {}");
   g_autoptr(GError) error = NULL;
 
   start_ok (f, "@a{sv} {}");
@@ -379,7 +420,7 @@ test_backend_failure_is_failed_state (Fixture *f, gconstpointer data)
 static void
 test_launch_failure_is_reported (Fixture *f, gconstpointer data)
 {
-  g_autoptr(FmdOptions) options = options_from ("@a{sv} {}");
+  g_autoptr(FmdOptions) options = options_from (f, "@a{sv} {}");
   g_autoptr(GError) error = NULL;
 
   f->fail_start = TRUE;
@@ -393,19 +434,19 @@ test_launch_failure_is_reported (Fixture *f, gconstpointer data)
 static void
 test_auto_picks_a_backend (Fixture *f, gconstpointer data)
 {
-  g_autoptr(FmdOptions) options = options_from ("{'backend': <'auto'>}");
+  g_autoptr(FmdOptions) options = options_from (f, "{'backend': <'auto'>}");
   g_autoptr(GError) error = NULL;
 
   start_ok (f, "{'backend': <'auto'>}");
   g_assert_cmpstr (fmd_session_get_backend_name (f->session), ==, "stap");
   g_assert_true (fmd_session_stop (f->session, NULL));
 
-  f->stap_missing = TRUE;
+  f->stap->missing = TRUE;
   start_ok (f, "{'backend': <'auto'>}");
   g_assert_cmpstr (fmd_session_get_backend_name (f->session), ==, "bpf");
   g_assert_true (fmd_session_stop (f->session, NULL));
 
-  f->bpf_missing = TRUE;
+  f->bpf->missing = TRUE;
   g_assert_false (fmd_session_start (f->session, options, &error));
   g_assert_error (error, FM_ERROR, FM_ERROR_BACKEND_UNAVAILABLE);
   g_assert_nonnull (strstr (error->message, "stap: not installed"));
@@ -425,12 +466,12 @@ test_default_backend_from_config (Fixture *f, gconstpointer data)
 static void
 test_unavailable_backend_is_refused (Fixture *f, gconstpointer data)
 {
-  g_autoptr(FmdOptions) options = options_from ("{'backend': <'bpf'>}");
+  g_autoptr(FmdOptions) options = options_from (f, "{'backend': <'bpf'>}");
   g_autoptr(GError) error = NULL;
   g_autoptr(GVariant) available = NULL;
   const char *reason = NULL;
 
-  f->bpf_missing = TRUE;
+  f->bpf->missing = TRUE;
   g_assert_false (fmd_session_start (f->session, options, &error));
   g_assert_error (error, FM_ERROR, FM_ERROR_BACKEND_UNAVAILABLE);
   g_assert_nonnull (strstr (error->message, "bpf: no BTF"));
@@ -440,6 +481,90 @@ test_unavailable_backend_is_refused (Fixture *f, gconstpointer data)
   g_assert_cmpstr (reason, ==, "bpf: no BTF");
   g_assert_true (g_variant_lookup (available, "stap", "&s", &reason));
   g_assert_cmpstr (reason, ==, "");
+}
+
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              guint      *count)
+{
+  (*count)++;
+}
+
+static char *
+available_reason (Fixture    *f,
+                  const char *name)
+{
+  g_autoptr(GVariant) available = fmd_session_dup_available_backends (f->session);
+  const char *reason = NULL;
+
+  g_assert_true (g_variant_lookup (available, name, "&s", &reason));
+  return g_strdup (reason);
+}
+
+/* Makes stap's probe defer, as stap's does while its trial build runs: it counts as
+ * usable meanwhile. @notified counts notify::available-backends from now on. */
+static void
+defer_stap (Fixture *f,
+            guint   *notified)
+{
+  g_autofree char *reason = NULL;
+
+  g_signal_connect (f->session, "notify::available-backends", G_CALLBACK (count_notify),
+                    notified);
+  f->stap->deferred = TRUE;
+  reason = available_reason (f, "stap");
+  g_assert_cmpstr (reason, ==, "");
+}
+
+/* The deferred probe has its answer, and AvailableBackends says it. */
+static void
+resolve_stap (Fixture    *f,
+              guint      *notified,
+              const char *reason)
+{
+  g_autofree char *available = NULL;
+
+  f->stap->deferred = FALSE;
+  f->stap->missing = *reason != '\0';
+  g_assert_cmpuint (*notified, ==, 0);
+  fmd_backend_type_request_probe (FMD_BACKEND_TYPE (f->stap));
+  g_assert_cmpuint (*notified, ==, 1);
+  available = available_reason (f, "stap");
+  g_assert_cmpstr (available, ==, reason);
+}
+
+static void
+test_deferred_probe_resolves_unusable (Fixture *f, gconstpointer data)
+{
+  g_autoptr(FmdOptions) options = options_from (f, "{'backend': <'stap'>}");
+  g_autoptr(GError) error = NULL;
+  guint notified = 0;
+
+  defer_stap (f, &notified);
+  start_ok (f, "{'backend': <'stap'>}");
+  g_assert_cmpstr (fmd_session_get_backend_name (f->session), ==, "stap");
+  g_assert_true (fmd_session_stop (f->session, NULL));
+
+  resolve_stap (f, &notified, "stap: not installed");
+  g_assert_false (fmd_session_start (f->session, options, &error));
+  g_assert_error (error, FM_ERROR, FM_ERROR_BACKEND_UNAVAILABLE);
+  g_assert_nonnull (strstr (error->message, "stap: not installed"));
+}
+
+static void
+test_deferred_probe_resolves_usable (Fixture *f, gconstpointer data)
+{
+  guint notified = 0;
+
+  defer_stap (f, &notified);
+  /* "auto" takes a deferred stap first, as it takes a usable one */
+  start_ok (f, "{'backend': <'auto'>}");
+  g_assert_cmpstr (fmd_session_get_backend_name (f->session), ==, "stap");
+  g_assert_true (fmd_session_stop (f->session, NULL));
+
+  resolve_stap (f, &notified, "");
+  start_ok (f, "{'backend': <'stap'>}");
 }
 
 static void
@@ -490,6 +615,9 @@ main (int argc, char *argv[])
   ADD ("/session/auto-picks-stap-then-bpf-else-names-both", test_auto_picks_a_backend);
   ADD ("/session/default-backend-from-config", test_default_backend_from_config);
   ADD ("/session/unavailable-backend-is-refused-with-reason", test_unavailable_backend_is_refused);
+  ADD ("/session/deferred-probe-is-usable-until-it-resolves-unusable",
+       test_deferred_probe_resolves_unusable);
+  ADD ("/session/deferred-probe-resolving-usable-notifies", test_deferred_probe_resolves_usable);
   ADD ("/session/drops-are-counted", test_drops_are_counted);
   ADD ("/session/seqs-continue-across-captures", test_seqs_continue_across_captures);
 

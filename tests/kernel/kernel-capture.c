@@ -94,6 +94,22 @@ static const FmdBackendSink kc_sink = {
   .failed = sink_failed, .stopped = sink_stopped,
 };
 
+FmdBpfBackendType *
+kc_bpf_type (void)
+{
+  static FmdBackendType *type;
+
+  if (type == NULL)
+    type = fmd_bpf_backend_type_new ();
+  return FMD_BPF_BACKEND_TYPE (type);
+}
+
+void
+kc_bpf_shutdown (void)
+{
+  fmd_bpf_engine_cache_shutdown (fmd_bpf_backend_type_get_engine_cache (kc_bpf_type ()));
+}
+
 KcCapture *
 kc_capture_new (guint ringbuf_mb)
 {
@@ -102,7 +118,7 @@ kc_capture_new (guint ringbuf_mb)
 
   if (ringbuf_mb > 0)
     config->bpf_ringbuf_mb = ringbuf_mb;
-  c->backend = fmd_backend_bpf_new (config);
+  c->backend = fmd_backend_type_create (FMD_BACKEND_TYPE (kc_bpf_type ()), config);
   fmd_backend_set_sink (c->backend, &kc_sink, c);
   c->events = g_array_new (FALSE, FALSE, sizeof (KcEvent));
   g_array_set_clear_func (c->events, kc_event_clear);

@@ -7,7 +7,7 @@
 #include <sys/types.h>
 
 #include "fm-event.h"
-#include "filemond-backend.h"
+#include "filemond-backend-bpf.h"
 #include "filemond-options.h"
 
 typedef struct {
@@ -33,6 +33,13 @@ typedef struct {
   void (*on_event) (const FmEvent *event, gpointer data);
   gpointer on_event_data;
 } KcCapture;
+
+/* The bpf backend type every capture of the test program is made by: its engine cache
+ * carries a stopped capture's program to the next one, as the daemon's does. */
+FmdBpfBackendType *kc_bpf_type (void);
+/* Tears down what the type keeps (its cached engine, teardowns in progress), as the
+ * daemon's registry does before it exits. */
+void kc_bpf_shutdown (void);
 
 /* A capture with a ring buffer of @ringbuf_mb (0: the default). */
 KcCapture *kc_capture_new (guint ringbuf_mb);

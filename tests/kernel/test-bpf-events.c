@@ -483,7 +483,8 @@ test_whole_table_then_teardown (void)
   kc_child_wait (&child);
   g_clear_object (&capture->backend);
 
-  engine = fmd_bpf_engine_take_cached ((gsize) FMD_CONFIG_BPF_RINGBUF_MB * 1024 * 1024);
+  engine = fmd_bpf_engine_cache_take (fmd_bpf_backend_type_get_engine_cache (kc_bpf_type ()),
+                                      (gsize) FMD_CONFIG_BPF_RINGBUF_MB * 1024 * 1024);
   g_assert_nonnull (engine);
   /* however many syscalls were traced, a stopped capture's engine keeps only the three
    * process hooks (fork, exec, exit): the syscall programs are detached, the machine's
@@ -500,7 +501,7 @@ test_whole_table_then_teardown (void)
 
   start = g_get_monotonic_time ();
   fmd_bpf_engine_free (engine);
-  fmd_backend_bpf_shutdown ();
+  kc_bpf_shutdown ();
   took = g_get_monotonic_time () - start;
   g_test_message ("teardown of %u links: %" G_GINT64_FORMAT " ms (%.1f ms a link)", n_links,
                   took / 1000, took / 1000.0 / n_links);
@@ -549,7 +550,7 @@ main (int argc, char **argv)
                    test_whole_table_then_teardown);
   ret = g_test_run ();
 
-  fmd_backend_bpf_shutdown ();
+  kc_bpf_shutdown ();
   g_rmdir (test_dir);
   free (test_dir);
   return ret;

@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "filemond-backends.h"
 #include "filemond-config.h"
 #include "filemond-options.h"
 #include "filemond-ring.h"
@@ -69,12 +70,13 @@ test_kernel_part_in_maps_remainder_in_session (void)
 {
   g_autoptr(FmdConfig) config = fmd_config_new_default ();
   FmdRing *ring = fmd_ring_new (100000, 64 * 1024 * 1024);
-  g_autoptr(FmdSession) session = fmd_session_new (config, ring);
+  g_autoptr(FmdBackendRegistry) registry = fmd_backends_new_registry ();
+  g_autoptr(FmdSession) session = fmd_session_new (config, registry, ring);
   g_autoptr(GVariant) asv = g_variant_ref_sink (g_variant_new_parsed (
     "{'backend': <'bpf'>, 'filter': <%s>}",
     "syscall=openat and comm=fmtest-kpart and failed and path~'/keep$'"));
   g_autoptr(GError) error = NULL;
-  g_autoptr(FmdOptions) options = fmd_options_new_from_variant (asv, &error);
+  g_autoptr(FmdOptions) options = fmd_options_new_from_variant (asv, registry, &error);
   Opener wanted = { "fmtest-kpart" }, other = { "fmtest-kother" };
   KcChild a, b;
 
@@ -85,7 +87,6 @@ test_kernel_part_in_maps_remainder_in_session (void)
   g_assert_null (options->comms[1]);
   g_assert_true (options->failed_only);
 
-  fmd_session_set_backend_types (session, fmd_backend_types ());
   kc_child_spawn (&a, opener, &wanted);
   kc_child_spawn (&b, opener, &other);
   g_assert_true (fmd_session_start (session, options, &error));
@@ -141,7 +142,8 @@ test_path_prefixes_at_source (void)
 {
   g_autoptr(FmdConfig) config = fmd_config_new_default ();
   FmdRing *ring = fmd_ring_new (100000, 64 * 1024 * 1024);
-  g_autoptr(FmdSession) session = fmd_session_new (config, ring);
+  g_autoptr(FmdBackendRegistry) registry = fmd_backends_new_registry ();
+  g_autoptr(FmdSession) session = fmd_session_new (config, registry, ring);
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("fmtest-prefix-XXXXXX", &error);
   g_autofree char *in_dir = NULL, *prefix = NULL;
@@ -167,12 +169,11 @@ test_path_prefixes_at_source (void)
   asv = g_variant_ref_sink (g_variant_new_parsed (
     "{'backend': <'bpf'>, 'pids': <[%u]>, 'syscalls': <['openat', 'renameat2']>, "
     "'path-prefixes': <[%s]>}", (guint32) child.pid, prefix));
-  options = fmd_options_new_from_variant (asv, &error);
+  options = fmd_options_new_from_variant (asv, registry, &error);
   g_assert_no_error (error);
   /* the session evaluates the prefixes alone: pids and syscalls are the kernel's */
   g_assert_nonnull (options->remainder);
 
-  fmd_session_set_backend_types (session, fmd_backend_types ());
   g_assert_true (fmd_session_start (session, options, &error));
   g_assert_no_error (error);
   iterate_until_state (session, FMD_STATE_RUNNING, "the capture to run");

@@ -569,6 +569,6 @@ main (int argc, char **argv)
   g_test_add_func ("/bpf/storm/reader-woken-once-per-read", test_wakes_once_per_read);
   ret = g_test_run ();
 
-  fmd_backend_bpf_shutdown ();
+  kc_bpf_shutdown ();
   return ret;
 }

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "filemond-backends.h"
 #include "filemond-config.h"
 #include "filemond-options.h"
 #include "filemond-stap-script.h"
@@ -38,7 +39,11 @@ main (int argc, char **argv)
     }
   asv = g_variant_parse (G_VARIANT_TYPE_VARDICT, argv[argc - 1], NULL, NULL, &error);
   if (asv != NULL)
-    options = fmd_options_new_from_variant (asv, &error);
+    {
+      g_autoptr(FmdBackendRegistry) registry = fmd_backends_new_registry ();
+
+      options = fmd_options_new_from_variant (asv, registry, &error);
+    }
   if (options == NULL)
     {
       fprintf (stderr, "%s\n", error->message);

@@ -2,7 +2,8 @@
  * replays come out field by field, hostile lines become counted drops, a stap that dies is
  * reported with its words, Stop leaves no process behind, and a module filemond --precompile
  * built is loaded with staprun (tests/stap/staprun) without stap's passes, for a capture
- * of any filter on the same syscalls (its filters are module parameters). */
+ * of any filter on the same syscalls (its filters are module parameters). Its type's probe
+ * defers while the trial build runs and resolves to its verdict, kept for later daemons. */
 #include "config.h"
 
 #include <signal.h>
@@ -11,6 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "filemond-backend-stap.h"
+#include "filemond-backends.h"
 #include "filemond-config.h"
 #include "filemond-options.h"
 #include "filemond-stap-build.h"
@@ -99,6 +101,15 @@ static const FmdBackendSink sink_vtable = {
   .failed = on_failed, .stopped = on_stopped,
 };
 
+static FmdProbeResult
+probe_stap (const FmdConfig  *config,
+            char            **reason)
+{
+  g_autoptr(FmdBackendType) type = fmd_stap_backend_type_new ();
+
+  return fmd_backend_type_probe (type, config, reason);
+}
+
 static FmdBackend *
 fake_backend (const char *fixture, const char *after, Sink *sink)
 {
@@ -108,7 +119,12 @@ fake_backend (const char *fixture, const char *after, Sink *sink)
   g_free (config->stap_path);
   config->stap_path = g_test_build_filename (G_TEST_DIST, "fake-stap", NULL);
   config->stap_check_kernel = FALSE;
-  g_assert_null (fmd_backend_stap_unavailable_reason (config, NULL));
+  {
+    g_autofree char *reason = NULL;
+
+    g_assert_cmpint (probe_stap (config, &reason), ==, FMD_PROBE_SUCCESS);
+    g_assert_null (reason);
+  }
   g_setenv ("FILEMON_FAKE_STAP_FIXTURE",
             g_test_get_filename (G_TEST_DIST, "fixtures", fixture, NULL), TRUE);
   g_setenv ("FILEMON_FAKE_STAP_AFTER", after, TRUE);
@@ -309,7 +325,7 @@ test_missing_stap_is_unavailable (void)
 
   g_free (config->stap_path);
   config->stap_path = g_strdup ("/nonexistent/stap");
-  reason = fmd_backend_stap_unavailable_reason (config, NULL);
+  g_assert_cmpint (probe_stap (config, &reason), ==, FMD_PROBE_FAIL);
   g_assert_nonnull (reason);
   g_assert_nonnull (strstr (reason, "/nonexistent/stap"));
 }
@@ -376,7 +392,8 @@ test_precompiled_module_is_loaded_with_staprun (void)
   {
     g_autoptr(GVariant) asv = g_variant_ref_sink (g_variant_new_parsed (
         "{'pids': <[@u 4242]>, 'uids': <[@u 1000, 0]>, 'failed-only': <true>}"));
-    g_autoptr(FmdOptions) filtered = fmd_options_new_from_variant (asv, &error);
+    g_autoptr(FmdBackendRegistry) registry = fmd_backends_new_registry ();
+    g_autoptr(FmdOptions) filtered = fmd_options_new_from_variant (asv, registry, &error);
     g_autofree char *params_log = g_strconcat (log, ".params", NULL);
     g_autofree char *params = NULL;
     g_autofree char *loaded_again = NULL;
@@ -429,6 +446,149 @@ test_precompiled_module_is_loaded_with_staprun (void)
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
+/* --- the trial build: a deferred probe ------------------------------------------------ */
+
+#define TRIAL_RELEASE "6.99.0-fmtest"
+
+typedef struct {
+  char *dir;          /* SYSTEMTAP_DIR, where verdicts are kept */
+  char *trial_log;    /* a line per trial build the fake stap ran */
+  FmdConfig *config;
+} Trial;
+
+static void
+trial_setup (Trial *t, const char *outcome)
+{
+  g_autoptr(GError) error = NULL;
+
+  t->dir = g_dir_make_tmp ("test-stap-trial-XXXXXX", &error);
+  g_assert_no_error (error);
+  t->trial_log = g_build_filename (t->dir, "trials", NULL);
+  g_setenv ("SYSTEMTAP_DIR", t->dir, TRUE);
+  g_setenv ("FILEMON_FAKE_STAP_TRIAL", outcome, TRUE);
+  g_setenv ("FILEMON_FAKE_STAP_TRIAL_LOG", t->trial_log, TRUE);
+  t->config = fmd_config_new_default ();
+  g_free (t->config->stap_path);
+  t->config->stap_path = g_test_build_filename (G_TEST_DIST, "fake-stap", NULL);
+}
+
+static guint
+trial_runs (Trial *t)
+{
+  g_autofree char *text = NULL;
+  guint n = 0;
+
+  if (!g_file_get_contents (t->trial_log, &text, NULL, NULL))
+    return 0;
+  for (const char *p = text; *p != '\0'; p++)
+    n += *p == '\n';
+  return n;
+}
+
+static void
+trial_teardown (Trial *t)
+{
+  g_autoptr(GDir) d = g_dir_open (t->dir, 0, NULL);
+  const char *name;
+
+  /* the trial log and the verdict */
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (t->dir, name, NULL);
+
+      g_assert_cmpint (g_unlink (path), ==, 0);
+    }
+  g_assert_cmpint (g_rmdir (t->dir), ==, 0);
+  g_unsetenv ("SYSTEMTAP_DIR");
+  g_unsetenv ("FILEMON_FAKE_STAP_TRIAL");
+  g_unsetenv ("FILEMON_FAKE_STAP_TRIAL_LOG");
+  g_free (t->dir);
+  g_free (t->trial_log);
+  fmd_config_free (t->config);
+}
+
+static void
+on_probe_request (FmdBackendType *type,
+                  guint          *requests)
+{
+  (*requests)++;
+}
+
+/* Probes a new type until its trial build is in: deferred (twice, with one trial), then
+ * the verdict; returns the verdict's result and reason. */
+static FmdProbeResult
+probe_through_trial (Trial *t, char **reason)
+{
+  g_autoptr(FmdBackendType) type = fmd_stap_backend_type_new ();
+  FmdStapBackendType *stap = FMD_STAP_BACKEND_TYPE (type);
+  guint requests = 0;
+  FmdProbeResult result;
+
+  g_signal_connect (type, "probe-request", G_CALLBACK (on_probe_request), &requests);
+  g_assert_cmpint (fmd_stap_backend_type_probe_release (stap, t->config, TRIAL_RELEASE, reason),
+                   ==, FMD_PROBE_DEFER);
+  g_assert_null (*reason);
+  g_assert_cmpint (fmd_stap_backend_type_probe_release (stap, t->config, TRIAL_RELEASE, reason),
+                   ==, FMD_PROBE_DEFER);
+  while (requests == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (requests, ==, 1);
+  g_assert_cmpuint (trial_runs (t), ==, 1);
+
+  result = fmd_stap_backend_type_probe_release (stap, t->config, TRIAL_RELEASE, reason);
+  /* the verdict is in: no other trial, no other request */
+  g_assert_cmpuint (trial_runs (t), ==, 1);
+  g_assert_cmpuint (requests, ==, 1);
+  return result;
+}
+
+/* A later daemon's type reads the kept verdict at once: no trial build, no deferral. */
+static FmdProbeResult
+probe_kept_verdict (Trial *t, char **reason)
+{
+  g_autoptr(FmdBackendType) type = fmd_stap_backend_type_new ();
+  FmdProbeResult result;
+
+  result = fmd_stap_backend_type_probe_release (FMD_STAP_BACKEND_TYPE (type), t->config,
+                                                TRIAL_RELEASE, reason);
+  g_assert_cmpuint (trial_runs (t), ==, 1);
+  return result;
+}
+
+static void
+test_trial_defers_then_resolves_usable (void)
+{
+  g_autofree char *reason = NULL;
+  g_autofree char *kept = NULL;
+  Trial t;
+
+  trial_setup (&t, "ok");
+  g_assert_cmpint (probe_through_trial (&t, &reason), ==, FMD_PROBE_SUCCESS);
+  g_assert_null (reason);
+  g_assert_cmpint (probe_kept_verdict (&t, &kept), ==, FMD_PROBE_SUCCESS);
+  g_assert_null (kept);
+  trial_teardown (&t);
+}
+
+static void
+test_trial_defers_then_resolves_unusable (void)
+{
+  g_autofree char *reason = NULL;
+  g_autofree char *kept = NULL;
+  Trial t;
+
+  trial_setup (&t, "fail");
+  g_assert_cmpint (probe_through_trial (&t, &reason), ==, FMD_PROBE_FAIL);
+  g_assert_nonnull (reason);
+  /* the sentence AvailableBackends shows: the stap, the kernel and stap's first error */
+  g_assert_nonnull (strstr (reason, "cannot build a kernel module for kernel " TRIAL_RELEASE));
+  g_assert_nonnull (strstr (reason, t.config->stap_path));
+  g_assert_nonnull (strstr (reason, "semantic error: while resolving probe point"));
+  g_assert_cmpint (probe_kept_verdict (&t, &kept), ==, FMD_PROBE_FAIL);
+  g_assert_cmpstr (kept, ==, reason);
+  trial_teardown (&t);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -441,6 +601,10 @@ main (int argc, char **argv)
   g_test_add_func ("/stap/backend/build-progress-follows-the-passes",
                    test_build_progress_follows_the_passes);
   g_test_add_func ("/stap/backend/missing-stap-is-unavailable", test_missing_stap_is_unavailable);
+  g_test_add_func ("/stap/probe/trial-build-defers-then-resolves-usable",
+                   test_trial_defers_then_resolves_usable);
+  g_test_add_func ("/stap/probe/trial-build-defers-then-resolves-unusable",
+                   test_trial_defers_then_resolves_unusable);
   g_test_add_func ("/stap/backend/precompiled-module-is-loaded-with-staprun",
                    test_precompiled_module_is_loaded_with_staprun);
   return g_test_run ();

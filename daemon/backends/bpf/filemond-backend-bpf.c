@@ -44,6 +44,7 @@ typedef enum {
 struct _FmdBpfBackend {
   FmdBackend parent_instance;
 
+  FmdBpfEngineCache *cache;  /* the type's */
   guint64 ringbuf_bytes;
   State state;
   FmdOptions *options;
@@ -63,9 +64,6 @@ struct _FmdBpfBackend {
 };
 
 G_DEFINE_FINAL_TYPE (FmdBpfBackend, fmd_bpf_backend, FMD_TYPE_BACKEND)
-
-/* Unique across backends: records an engine wrote for an earlier capture are told apart. */
-static guint32 last_generation;
 
 /* --- availability ----------------------------------------------------------------------- */
 
@@ -172,7 +170,7 @@ read_ring (FmdBpfBackend *self)
 
       stop_sources (self);
       fmd_bpf_engine_set_enabled (engine, FALSE);
-      fmd_bpf_engine_free_async (engine);
+      fmd_bpf_engine_cache_free_async (self->cache, engine);
       self->state = STATE_FAILED;
       fmd_backend_emit_failed (FMD_BACKEND (self), error);
       return FALSE;
@@ -272,10 +270,11 @@ release_engine (FmdBpfBackend *self)
   fmd_bpf_engine_set_consumer (engine, NULL, NULL);
   fmd_bpf_engine_detach_syscalls (engine);
   fmd_bpf_engine_clear (engine);
-  fmd_bpf_engine_put_cached (engine, FMD_BACKEND_BPF_LINGER_SEC);
+  fmd_bpf_engine_cache_put (self->cache, engine, FMD_BACKEND_BPF_LINGER_SEC);
 }
 
 typedef struct {
+  FmdBpfEngineCache *cache;
   FmdBpfEngine *engine;
   guint64 ringbuf_bytes;
 } Prepare;
@@ -285,7 +284,8 @@ prepare_free (gpointer data)
 {
   Prepare *p = data;
 
-  fmd_bpf_engine_free_async (p->engine);
+  fmd_bpf_engine_cache_free_async (p->cache, p->engine);
+  fmd_bpf_engine_cache_unref (p->cache);
   g_free (p);
 }
 
@@ -359,9 +359,9 @@ fmd_bpf_backend_start (FmdBackend        *backend,
 
   g_clear_pointer (&self->options, fmd_options_free);
   self->options = fmd_options_copy (options);
-  self->generation = ++last_generation;
+  self->generation = fmd_bpf_engine_cache_next_generation (self->cache);
 
-  self->engine = fmd_bpf_engine_take_cached (self->ringbuf_bytes);
+  self->engine = fmd_bpf_engine_cache_take (self->cache, self->ringbuf_bytes);
   if (self->engine != NULL)
     {
       /* the usual restart: loaded already, and attaching takes no grace period: live now */
@@ -374,6 +374,7 @@ fmd_bpf_backend_start (FmdBackend        *backend,
     }
 
   p = g_new0 (Prepare, 1);
+  p->cache = fmd_bpf_engine_cache_ref (self->cache);
   p->engine = g_steal_pointer (&self->engine);
   p->ringbuf_bytes = self->ringbuf_bytes;
 
@@ -459,6 +460,7 @@ fmd_bpf_backend_finalize (GObject *object)
 
   g_clear_pointer (&self->options, fmd_options_free);
   g_clear_pointer (&self->decoder, fmd_bpf_decoder_free);
+  g_clear_pointer (&self->cache, fmd_bpf_engine_cache_unref);
 
   G_OBJECT_CLASS (fmd_bpf_backend_parent_class)->finalize (object);
 }
@@ -481,42 +483,87 @@ fmd_bpf_backend_init (FmdBpfBackend *self)
   self->decoder = fmd_bpf_decoder_new ();
 }
 
-FmdBackend *
-fmd_backend_bpf_new (const FmdConfig *config)
+static FmdBackend *
+backend_new (FmdBpfEngineCache *cache,
+             const FmdConfig   *config)
 {
   FmdBpfBackend *self = g_object_new (FMD_TYPE_BPF_BACKEND, NULL);
-  guint64 bytes = (guint64) MAX (config != NULL ? config->bpf_ringbuf_mb : FMD_CONFIG_BPF_RINGBUF_MB, 1) * 1024 * 1024;
+  guint64 bytes = (guint64) MAX (config->bpf_ringbuf_mb, 1) * 1024 * 1024;
 
+  self->cache = fmd_bpf_engine_cache_ref (cache);
   /* the kernel wants a power of two pages */
   self->ringbuf_bytes = (guint64) 1 << g_bit_storage (bytes - 1);
   return FMD_BACKEND (self);
 }
 
-void
-fmd_backend_bpf_shutdown (void)
-{
-  fmd_bpf_engine_shutdown ();
-}
+/* --- the type ----------------------------------------------------------------------------- */
 
-static char *
-type_probe (const FmdBackendType *type,
-            const FmdConfig      *config,
-            GObject              *notify)
+struct _FmdBpfBackendType {
+  FmdBackendType parent_instance;
+
+  FmdBpfEngineCache *cache;
+};
+
+G_DEFINE_FINAL_TYPE (FmdBpfBackendType, fmd_bpf_backend_type, FMD_TYPE_BACKEND_TYPE)
+
+static FmdProbeResult
+fmd_bpf_backend_type_probe (FmdBackendType   *type,
+                            const FmdConfig  *config,
+                            char            **reason)
 {
-  return fmd_backend_bpf_unavailable_reason (config);
+  *reason = fmd_backend_bpf_unavailable_reason (config);
+  return *reason != NULL ? FMD_PROBE_FAIL : FMD_PROBE_SUCCESS;
 }
 
 static FmdBackend *
-type_create (const FmdBackendType *type,
-             const FmdConfig      *config)
+fmd_bpf_backend_type_create (FmdBackendType  *type,
+                             const FmdConfig *config)
 {
-  return fmd_backend_bpf_new (config);
+  return backend_new (FMD_BPF_BACKEND_TYPE (type)->cache, config);
+}
+
+FmdBackendType *
+fmd_bpf_backend_type_new (void)
+{
+  return g_object_new (FMD_TYPE_BPF_BACKEND_TYPE, "name", "bpf", NULL);
+}
+
+FmdBpfEngineCache *
+fmd_bpf_backend_type_get_engine_cache (FmdBpfBackendType *self)
+{
+  g_return_val_if_fail (FMD_IS_BPF_BACKEND_TYPE (self), NULL);
+
+  return self->cache;
+}
+
+/* The loaded program kept for the next capture goes with the type: detached and freed now,
+ * blocking for as long as the kernel takes (a few ms a link), and so do the teardowns in
+ * progress. Backends still alive keep the cache itself, not what it held. */
+static void
+fmd_bpf_backend_type_dispose (GObject *object)
+{
+  FmdBpfBackendType *self = FMD_BPF_BACKEND_TYPE (object);
+
+  if (self->cache != NULL)
+    fmd_bpf_engine_cache_shutdown (self->cache);
+  g_clear_pointer (&self->cache, fmd_bpf_engine_cache_unref);
+
+  G_OBJECT_CLASS (fmd_bpf_backend_type_parent_class)->dispose (object);
 }
 
 static void
-type_shutdown (const FmdBackendType *type)
+fmd_bpf_backend_type_class_init (FmdBpfBackendTypeClass *klass)
 {
-  fmd_backend_bpf_shutdown ();
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  FmdBackendTypeClass *type_class = FMD_BACKEND_TYPE_CLASS (klass);
+
+  object_class->dispose = fmd_bpf_backend_type_dispose;
+  type_class->probe = fmd_bpf_backend_type_probe;
+  type_class->create = fmd_bpf_backend_type_create;
 }
 
-const FmdBackendType fmd_backend_type_bpf = { "bpf", type_probe, type_create, type_shutdown, NULL };
+static void
+fmd_bpf_backend_type_init (FmdBpfBackendType *self)
+{
+  self->cache = fmd_bpf_engine_cache_new ();
+}

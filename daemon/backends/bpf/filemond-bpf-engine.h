@@ -6,8 +6,8 @@
  * them otherwise; a raw tracepoint link goes in a few ms) and gives the engine back to a
  * cache, and the next capture takes it again, attaches them (well under a millisecond) and
  * is live at once. A cached engine nobody takes is torn down after a while in a worker
- * thread; fmd_bpf_engine_shutdown() tears everything down now (the bpf backend type's
- * shutdown, which filemond calls before it exits).
+ * thread; fmd_bpf_engine_cache_shutdown() tears everything down now (when the bpf backend
+ * type goes, with the daemon's registry, before filemond exits).
  *
  * An engine has one owner at a time (the cache, a backend, a worker thread), so it needs no
  * lock; only the cache and the shutdown bookkeeping are shared, on the main thread.
@@ -65,15 +65,32 @@ guint64 fmd_bpf_engine_read_drops (FmdBpfEngine *self);
 void fmd_bpf_engine_get_ids (FmdBpfEngine *self, GArray *prog_ids, GArray *link_ids, GArray *map_ids);
 guint fmd_bpf_engine_get_n_links (FmdBpfEngine *self);
 
-/* The cache, main thread only. take returns the cached engine when it was loaded with
- * @ringbuf_bytes (a different size tears it down), else NULL. put keeps @self for the next
- * capture (@self must be disabled, detached from the syscalls and cleared) and schedules its teardown after
- * @linger_sec seconds of disuse. */
-FmdBpfEngine *fmd_bpf_engine_take_cached (guint64 ringbuf_bytes);
-void fmd_bpf_engine_put_cached (FmdBpfEngine *self, guint linger_sec);
-/* Frees @self in a worker thread. */
-void fmd_bpf_engine_free_async (FmdBpfEngine *self);
-/* Tears down the cached engine and waits for every teardown in progress. */
-void fmd_bpf_engine_shutdown (void);
+/* Where a stopped capture's engine waits for the next one, and the teardowns in progress:
+ * owned by the bpf backend type, and referenced by each backend it made and each
+ * teardown thread. Main thread only, but for the references and the teardowns.
+ *
+ * take returns the cached engine when it was loaded with @ringbuf_bytes (a different size
+ * tears it down), else NULL. put keeps @engine for the next capture (it must be disabled,
+ * detached from the syscalls and cleared) and schedules its teardown after @linger_sec
+ * seconds of disuse. free_async frees an engine in a worker thread. shutdown tears down
+ * the cached engine and waits for every teardown in progress. */
+typedef struct _FmdBpfEngineCache FmdBpfEngineCache;
+
+FmdBpfEngineCache *fmd_bpf_engine_cache_new (void);
+FmdBpfEngineCache *fmd_bpf_engine_cache_ref (FmdBpfEngineCache *cache);
+void fmd_bpf_engine_cache_unref (FmdBpfEngineCache *cache);
+FmdBpfEngine *fmd_bpf_engine_cache_take (FmdBpfEngineCache *cache,
+                                         guint64            ringbuf_bytes);
+void fmd_bpf_engine_cache_put (FmdBpfEngineCache *cache,
+                               FmdBpfEngine      *engine,
+                               guint              linger_sec);
+void fmd_bpf_engine_cache_free_async (FmdBpfEngineCache *cache,
+                                      FmdBpfEngine      *engine);
+void fmd_bpf_engine_cache_shutdown (FmdBpfEngineCache *cache);
+/* A number no capture of this cache's engines had: records an engine wrote for an
+ * earlier capture are told apart. */
+guint32 fmd_bpf_engine_cache_next_generation (FmdBpfEngineCache *cache);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmdBpfEngineCache, fmd_bpf_engine_cache_unref)
 
 G_END_DECLS

@@ -467,20 +467,3 @@ fmd_backend_stap_new (const FmdConfig *config)
   self->buffer_mb = config->stap_buffer_mb;
   return FMD_BACKEND (self);
 }
-
-static char *
-type_probe (const FmdBackendType *type,
-            const FmdConfig      *config,
-            GObject              *notify)
-{
-  return fmd_backend_stap_unavailable_reason (config, notify);
-}
-
-static FmdBackend *
-type_create (const FmdBackendType *type,
-             const FmdConfig      *config)
-{
-  return fmd_backend_stap_new (config);
-}
-
-const FmdBackendType fmd_backend_type_stap = { "stap", type_probe, type_create, NULL, NULL };

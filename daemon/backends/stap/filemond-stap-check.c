@@ -1,5 +1,5 @@
-/* filemond-stap-check.c: whether the installed SystemTap can build a capture module for
- * the running kernel; see fmd_backend_stap_unavailable_reason() in filemond-backend-stap.h.
+/* filemond-stap-check.c: the stap backend's type: whether the installed SystemTap can
+ * build a capture module for the running kernel (its probe), and making a backend.
  *
  * Cheap facts first (stap, module support, the kernel's build tree, its debuginfo). Then
  * what no version number tells: whether this SystemTap and this kernel build a module
@@ -9,7 +9,8 @@
  * functions the capture uses is built once (stap -p4, asynchronously, a minute at most
  * natively), and the verdict is kept in SystemTap's directory per kernel release and
  * stap binary: a later daemon reads it instead of building again. Until the verdict is
- * in, stap counts as usable (a Start then finds out the same way).
+ * in, the probe is deferred (filemond-backend-type.h). The build in flight and its
+ * verdict are the type instance's: one daemon, one registry, one trial.
  */
 #include "config.h"
 
@@ -27,23 +28,24 @@
 /* the capture's ingredients: a syscall kprobe and its return, a user string, and the
  * dentry walk of the cwd (debuginfo) */
 static const char trial_script[] =
+  FMD_STAP_TRIAL_HEADER "\n"
   "probe kprobe.function(\"" FMD_STAP_SYSCALL_PREFIX "close\") {\n"
   "  printf(\"%s %s\\n\", fullpath_struct_path(task_cwd_path(task_current())), user_string(0))\n"
   "}\n"
   "probe kprobe.function(\"" FMD_STAP_SYSCALL_PREFIX "close\").return { printf(\"%d\\n\", returnval()) }\n"
   "probe begin { exit() }\n";
 
-/* the one trial build in flight (one daemon, one kernel) and the objects to notify of
- * its verdict (GWeakRef: an object may go before the verdict comes) */
-static GSubprocess *trial;
-static GPtrArray *waiters;
+struct _FmdStapBackendType {
+  FmdBackendType parent_instance;
 
-static void
-weak_ref_free (gpointer data)
-{
-  g_weak_ref_clear (data);
-  g_free (data);
-}
+  GSubprocess *trial;          /* the trial build in flight */
+  GCancellable *cancellable;   /* its wait, ended with the type */
+  char *verdict_file;          /* where the last trial started keeps its verdict */
+  char *verdict;               /* that trial's verdict once in ("": it works), for when
+                                * the file cannot be written */
+};
+
+G_DEFINE_FINAL_TYPE (FmdStapBackendType, fmd_stap_backend_type, FMD_TYPE_BACKEND_TYPE)
 
 /* Where stap looks for the kernel's vmlinux with its debuginfo (Debian's -dbg packages
  * use the first); NULL when none is there. */
@@ -132,6 +134,7 @@ fmd_stap_check_record (const FmdConfig *config, const char *release, const char 
 }
 
 typedef struct {
+  FmdStapBackendType *self;
   char *verdict_file;
   char *release;
   char *stap_path;
@@ -140,6 +143,7 @@ typedef struct {
 static void
 trial_free (Trial *t)
 {
+  g_object_unref (t->self);
   g_free (t->verdict_file);
   g_free (t->release);
   g_free (t->stap_path);
@@ -150,13 +154,20 @@ static void
 trial_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   Trial *t = user_data;
+  FmdStapBackendType *self = t->self;
   g_autoptr(GError) error = NULL;
   g_autofree char *output = NULL;
   g_autofree char *verdict = NULL;
-  g_autoptr(GPtrArray) done = g_steal_pointer (&waiters);
+  gboolean ran = g_subprocess_communicate_utf8_finish (G_SUBPROCESS (source), result,
+                                                       &output, NULL, &error);
 
-  if (!g_subprocess_communicate_utf8_finish (G_SUBPROCESS (source), result, &output, NULL,
-                                             &error))
+  /* the type went first: nobody is left to tell */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      trial_free (t);
+      return;
+    }
+  if (!ran)
     verdict = g_strdup_printf ("stap: the trial build did not run: %s", error->message);
   else if (!g_subprocess_get_successful (G_SUBPROCESS (source)))
     {
@@ -166,22 +177,19 @@ trial_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   else
     verdict = g_strdup ("");
-  g_clear_object (&trial);
+  g_clear_object (&self->trial);
   g_info ("stap trial build for %s: %s", t->release, *verdict != '\0' ? verdict : "works");
   write_verdict (t->verdict_file, verdict);
-  for (guint i = 0; done != NULL && i < done->len; i++)
-    {
-      g_autoptr(GObject) object = g_weak_ref_get (g_ptr_array_index (done, i));
-
-      if (object != NULL)
-        g_object_notify (object, "available-backends");
-    }
+  g_free (self->verdict);
+  self->verdict = g_steal_pointer (&verdict);
+  fmd_backend_type_request_probe (FMD_BACKEND_TYPE (self));
   trial_free (t);
 }
 
-static void
-start_trial (const FmdConfig *config, const char *release, const char *verdict_file,
-             GObject *notify)
+/* TRUE when the trial build is running. */
+static gboolean
+start_trial (FmdStapBackendType *self, const FmdConfig *config, const char *release,
+             const char *verdict_file)
 {
   g_autoptr(GPtrArray) argv = fmd_stap_command_new (config->stap_path, config->stap_buffer_mb,
                                                     NULL, "-p4");
@@ -190,48 +198,80 @@ start_trial (const FmdConfig *config, const char *release, const char *verdict_f
   g_autofree char *dir = fmd_stap_dir ();
   Trial *t;
 
-  if (trial != NULL)
-    return;
   if (g_mkdir_with_parents (dir, 0700) < 0)
     {
       g_warning ("cannot create %s for the trial build: %s", dir, g_strerror (errno));
-      return;
+      return FALSE;
     }
   launcher = fmd_stap_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
                                     G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                     G_SUBPROCESS_FLAGS_STDERR_MERGE);
   g_subprocess_launcher_set_cwd (launcher, g_get_tmp_dir ());
-  trial = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, &error);
-  if (trial == NULL)
+  self->trial = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata,
+                                              &error);
+  if (self->trial == NULL)
     {
       g_warning ("cannot run the trial build: %s", error->message);
-      return;
+      return FALSE;
     }
+  g_free (self->verdict_file);
+  self->verdict_file = g_strdup (verdict_file);
+  g_clear_pointer (&self->verdict, g_free);
   t = g_new0 (Trial, 1);
+  t->self = g_object_ref (self);
   t->verdict_file = g_strdup (verdict_file);
   t->release = g_strdup (release);
   t->stap_path = g_strdup (config->stap_path);
-  if (notify != NULL)
-    {
-      GWeakRef *ref = g_new0 (GWeakRef, 1);
-
-      g_weak_ref_init (ref, notify);
-      waiters = g_ptr_array_new_with_free_func (weak_ref_free);
-      g_ptr_array_add (waiters, ref);
-    }
-  g_subprocess_communicate_utf8_async (trial, trial_script, NULL, trial_done_cb, t);
+  g_subprocess_communicate_utf8_async (self->trial, trial_script, self->cancellable,
+                                       trial_done_cb, t);
+  return TRUE;
 }
 
-char *
-fmd_backend_stap_unavailable_reason (const FmdConfig *config,
-                                     GObject         *notify)
+static FmdProbeResult
+verdict_result (const char *verdict, char **reason)
+{
+  if (*verdict == '\0')
+    return FMD_PROBE_SUCCESS;
+  *reason = g_strdup (verdict);
+  return FMD_PROBE_FAIL;
+}
+
+FmdProbeResult
+fmd_stap_backend_type_probe_release (FmdStapBackendType  *self,
+                                     const FmdConfig     *config,
+                                     const char          *release,
+                                     char               **reason)
+{
+  g_autofree char *verdict_file = NULL;
+  g_autofree char *verdict = NULL;
+
+  g_return_val_if_fail (FMD_IS_STAP_BACKEND_TYPE (self), FMD_PROBE_FAIL);
+  g_return_val_if_fail (release != NULL, FMD_PROBE_FAIL);
+  g_return_val_if_fail (reason != NULL && *reason == NULL, FMD_PROBE_FAIL);
+
+  verdict_file = verdict_path (config, release);
+  if (verdict_file == NULL)
+    return FMD_PROBE_SUCCESS;
+  /* the file first: filemond --precompile may have recorded a newer verdict */
+  if (g_file_get_contents (verdict_file, &verdict, NULL, NULL))
+    return verdict_result (verdict, reason);
+  if (self->verdict != NULL && g_strcmp0 (self->verdict_file, verdict_file) == 0)
+    return verdict_result (self->verdict, reason);
+  if (self->trial != NULL || start_trial (self, config, release, verdict_file))
+    return FMD_PROBE_DEFER;
+  return FMD_PROBE_SUCCESS;
+}
+
+/* What the running kernel lacks for any capture module, in a newly allocated sentence;
+ * NULL with its @release when it has it all (NULL too when the config says not to check). */
+static char *
+kernel_lacks (const FmdConfig *config, char **release)
 {
   struct utsname uts;
   g_autofree char *build = NULL;
-  g_autofree char *verdict_file = NULL;
-  g_autofree char *verdict = NULL;
   g_autofree char *debuginfo = NULL;
 
+  *release = NULL;
   if (!g_file_test (config->stap_path, G_FILE_TEST_IS_EXECUTABLE))
     return g_strdup_printf ("stap: %s not found (install systemtap)", config->stap_path);
   if (!config->stap_check_kernel)
@@ -250,10 +290,78 @@ fmd_backend_stap_unavailable_reason (const FmdConfig *config,
     return g_strdup_printf ("stap: no debuginfo for kernel %s (install its debug symbols, "
                             "e.g. the linux-image-%s-dbg package): the capture reads the "
                             "paths of fds and of the cwd through it", uts.release, uts.release);
-  verdict_file = verdict_path (config, uts.release);
-  if (verdict_file != NULL && g_file_get_contents (verdict_file, &verdict, NULL, NULL))
-    return *verdict != '\0' ? g_steal_pointer (&verdict) : NULL;
-  if (verdict_file != NULL)
-    start_trial (config, uts.release, verdict_file, notify);
+  *release = g_strdup (uts.release);
   return NULL;
+}
+
+static FmdProbeResult
+fmd_stap_backend_type_probe (FmdBackendType   *type,
+                             const FmdConfig  *config,
+                             char            **reason)
+{
+  g_autofree char *release = NULL;
+
+  *reason = kernel_lacks (config, &release);
+  if (*reason != NULL)
+    return FMD_PROBE_FAIL;
+  if (release == NULL)
+    return FMD_PROBE_SUCCESS;
+  return fmd_stap_backend_type_probe_release (FMD_STAP_BACKEND_TYPE (type), config, release,
+                                              reason);
+}
+
+static FmdBackend *
+fmd_stap_backend_type_create (FmdBackendType  *type,
+                              const FmdConfig *config)
+{
+  return fmd_backend_stap_new (config);
+}
+
+FmdBackendType *
+fmd_stap_backend_type_new (void)
+{
+  return g_object_new (FMD_TYPE_STAP_BACKEND_TYPE, "name", "stap", NULL);
+}
+
+/* A trial still running is left to finish on its own, as the process would leave it at
+ * exit; only the wait for it ends. */
+static void
+fmd_stap_backend_type_dispose (GObject *object)
+{
+  FmdStapBackendType *self = FMD_STAP_BACKEND_TYPE (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->trial);
+
+  G_OBJECT_CLASS (fmd_stap_backend_type_parent_class)->dispose (object);
+}
+
+static void
+fmd_stap_backend_type_finalize (GObject *object)
+{
+  FmdStapBackendType *self = FMD_STAP_BACKEND_TYPE (object);
+
+  g_clear_object (&self->cancellable);
+  g_free (self->verdict_file);
+  g_free (self->verdict);
+
+  G_OBJECT_CLASS (fmd_stap_backend_type_parent_class)->finalize (object);
+}
+
+static void
+fmd_stap_backend_type_class_init (FmdStapBackendTypeClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  FmdBackendTypeClass *type_class = FMD_BACKEND_TYPE_CLASS (klass);
+
+  object_class->dispose = fmd_stap_backend_type_dispose;
+  object_class->finalize = fmd_stap_backend_type_finalize;
+  type_class->probe = fmd_stap_backend_type_probe;
+  type_class->create = fmd_stap_backend_type_create;
+}
+
+static void
+fmd_stap_backend_type_init (FmdStapBackendType *self)
+{
+  self->cancellable = g_cancellable_new ();
 }

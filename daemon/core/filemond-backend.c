@@ -1,5 +1,4 @@
-/* filemond-backend.c: the backend base class (holds the sink and forwards to it) and the
- * registry of backend types. */
+/* filemond-backend.c: the backend base class: it holds the sink and forwards to it. */
 #include "config.h"
 
 #include "filemond-backend.h"
@@ -106,72 +105,4 @@ fmd_backend_emit_stopped (FmdBackend *self)
 
   if (priv->sink.stopped != NULL)
     priv->sink.stopped (priv->user_data);
-}
-
-/* --- the registry ---------------------------------------------------------------------- */
-
-#ifndef HAVE_BPF
-static char *
-bpf_missing_probe (const FmdBackendType *type,
-                   const FmdConfig      *config,
-                   GObject              *notify)
-{
-  return g_strdup ("bpf: filemon was built without libbpf");
-}
-
-/* AvailableBackends still lists bpf, saying why it cannot run. */
-const FmdBackendType fmd_backend_type_bpf = { "bpf", bpf_missing_probe, NULL, NULL, NULL };
-#endif
-
-/* SystemTap first: the backend filemon is built around, where it can run. */
-static const FmdBackendType *const registry[] = {
-  &fmd_backend_type_stap,
-  &fmd_backend_type_bpf,
-  NULL,
-};
-
-const FmdBackendType *const *
-fmd_backend_types (void)
-{
-  return registry;
-}
-
-const FmdBackendType *
-fmd_backend_types_lookup (const FmdBackendType *const *types,
-                          const char                  *name)
-{
-  g_return_val_if_fail (types != NULL, NULL);
-  g_return_val_if_fail (name != NULL, NULL);
-
-  for (gsize i = 0; types[i] != NULL; i++)
-    if (g_str_equal (types[i]->name, name))
-      return types[i];
-  return NULL;
-}
-
-gboolean
-fmd_backend_name_is_valid (const char *name)
-{
-  g_return_val_if_fail (name != NULL, FALSE);
-
-  return g_str_equal (name, "auto") || fmd_backend_types_lookup (registry, name) != NULL;
-}
-
-char *
-fmd_backend_names_list (void)
-{
-  GString *list = g_string_new ("auto");
-
-  for (gsize i = 0; registry[i] != NULL; i++)
-    g_string_append_printf (list, registry[i + 1] != NULL ? ", %s" : " or %s",
-                            registry[i]->name);
-  return g_string_free (list, FALSE);
-}
-
-void
-fmd_backend_types_shutdown (void)
-{
-  for (gsize i = 0; registry[i] != NULL; i++)
-    if (registry[i]->shutdown != NULL)
-      registry[i]->shutdown (registry[i]);
 }

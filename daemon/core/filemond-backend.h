@@ -1,6 +1,7 @@
-/* filemond-backend.h: what the session needs from a capture backend. Each backend
- * (filemond-backend-stap.c, filemond-backend-bpf.c) implements these vfuncs; nothing above
- * this interface knows which one runs.
+/* filemond-backend.h: what the session needs from a running capture. Each backend
+ * (backends/stap, backends/bpf) implements these vfuncs; nothing above this interface
+ * knows which one runs. Its type (filemond-backend-type.h) says whether it can run here
+ * and makes one.
  *
  * Events flow through the FmdBackendSink callbacks, always on the main loop's thread.
  */
@@ -63,38 +64,5 @@ void fmd_backend_emit_compiling (FmdBackend *self, const char *progress);
 void fmd_backend_emit_dropped (FmdBackend *self, guint64 count);
 void fmd_backend_emit_failed (FmdBackend *self, const GError *error);
 void fmd_backend_emit_stopped (FmdBackend *self);
-
-/* A kind of backend. The session knows backends only through these: Start's "backend"
- * option and AvailableBackends name them, "auto" tries them in the registry's order. */
-typedef struct _FmdBackendType FmdBackendType;
-struct _FmdBackendType {
-  const char *name;
-  /* NULL when the backend can run here, else a newly allocated sentence saying what is
-   * missing ("stap: /usr/bin/stap not found"). A check that ends later (stap's trial build
-   * on a new kernel) notifies @notify, when not NULL and still alive, with
-   * notify::available-backends. */
-  char *(*probe) (const FmdBackendType *type, const FmdConfig *config, GObject *notify);
-  /* NULL when this build of filemond lacks the backend. */
-  FmdBackend *(*create) (const FmdBackendType *type, const FmdConfig *config);
-  /* Releases what the type keeps between captures (the bpf backend keeps a stopped
-   * capture's loaded program for the next one); NULL when it keeps nothing. */
-  void (*shutdown) (const FmdBackendType *type);
-  gpointer user_data;   /* the type's own (tests' fakes) */
-};
-
-/* The backends of this build, NULL-terminated, in the order "auto" tries them. */
-const FmdBackendType *const *fmd_backend_types (void);
-/* The type of @types named @name; NULL when there is none. */
-const FmdBackendType *fmd_backend_types_lookup (const FmdBackendType *const *types,
-                                                const char                  *name);
-/* TRUE for "auto" and the name of a backend of this build. */
-gboolean fmd_backend_name_is_valid (const char *name);
-/* "auto, stap or bpf", for messages (newly allocated). */
-char *fmd_backend_names_list (void);
-/* Every type's shutdown, before the process exits with its captures stopped. */
-void fmd_backend_types_shutdown (void);
-
-extern const FmdBackendType fmd_backend_type_stap;
-extern const FmdBackendType fmd_backend_type_bpf;
 
 G_END_DECLS
