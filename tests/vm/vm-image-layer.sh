@@ -1,10 +1,11 @@
 #!/bin/bash
-# vm-image-layer.sh ROOTFS SRCTAR IMGDIR GUESTDIR: run by vm-image.sh in a private mount
-# namespace. Builds and installs filemon from SRCTAR in a chroot of an overlay of ROOTFS (the
-# package layer stays untouched), sets the guest up as an administrator would, and writes
-# IMGDIR/root.img (ext4), vmlinuz, initrd.img and kernel-release.
+# vm-image-layer.sh ROOTFS DEBDIR IMGDIR GUESTDIR: run by vm-image.sh in a private mount
+# namespace. Installs filemon's package from DEBDIR (vm-build-debs.sh) with apt in a chroot
+# of an overlay of ROOTFS (the package layer stays untouched), sets the guest up as an
+# administrator would, and writes IMGDIR/root.img (ext4), vmlinuz, initrd.img,
+# kernel-release and lintian.txt (the packages' findings, for vm-run.sh to show).
 set -euo pipefail
-rootfs=$1 srctar=$2 imgdir=$3 guest=$4
+rootfs=$1 debdir=$2 imgdir=$3 guest=$4
 
 layer=$imgdir/layer
 rm -rf "$layer"
@@ -17,20 +18,22 @@ mount -t tmpfs tmpfs "$root/tmp"
 
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 HOME=/root "$@"; }
 
-# filemon, as its README installs it (without the test programs: -Dtests=false).
-mkdir -p "$root/usr/src/filemon"
-tar -C "$root/usr/src/filemon" -xf "$srctar"
-in_root sh -ec '
-  cd /usr/src/filemon
-  meson setup /usr/src/filemon/_build --prefix=/usr --sysconfdir=/etc --localstatedir=/var \
-    -Dbpf=enabled -Dviewer=disabled -Dtests=false >/dev/null
-  meson compile -C _build >/dev/null
-  meson install -C _build --no-rebuild >/dev/null
-'
+# The packages the guest's scenario upgrades to, removes, purges and installs again; the
+# machine it boots has the earlier one (prev/) installed, the way README's Install section
+# does it (apt in a chroot runs the maintainer scripts; those that talk to systemd find
+# none and leave their work to the boot).
+mkdir -p "$root/root/filemon-debs/prev"
+cp "$debdir"/filemon_*_amd64.deb "$root/root/filemon-debs/"
+cp "$debdir"/prev/filemon_*_amd64.deb "$root/root/filemon-debs/prev/"
+prev=$(cd "$debdir/prev" && ls filemon_*_amd64.deb)
+in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "/root/filemon-debs/prev/$prev" \
+  > "$layer/apt.log" 2>&1 || { cat "$layer/apt.log" >&2; echo "vm-image-layer: apt could not install the package" >&2; exit 1; }
+cp "$debdir/lintian.txt" "$imgdir/"
 
 # The default capture's stap module built into filemond's cache for the image's kernel, as
-# a package's postinst could: under TCG a Start that compiles takes many minutes. Every
-# capture of the scenario loads it: their filters are module parameters.
+# the package's filemond-precompile.service does at its first boot: under TCG that build
+# takes many minutes (the guest's boot finds it done). Every capture of the scenario loads
+# it: their filters are module parameters.
 # Only where the image has SystemTap: Debian 12's cannot build for its kernel, and its
 # image goes without it (bookworm.packages).
 # SystemTap's cache lives in the package layer (/var/cache/filemon-stap-p4), shared with
@@ -58,17 +61,20 @@ if [ -x "$root/usr/bin/stap" ]; then
   echo "vm-image-layer: the stap module precompiled for $kver in $(( $(date +%s) - start )) s"
 fi
 
-# A filemon group with an unprivileged member, and the shipped rule that lets the group in
-# (README, "Install").
-in_root groupadd --force --system filemon
+# An unprivileged member of the package's filemon group, the shipped rule that lets the
+# group in, and a configuration file of the administrator's (README, "Install"), which a
+# purge takes with it.
+in_root getent group filemon >/dev/null || { echo "vm-image-layer: the package made no filemon group" >&2; exit 1; }
 in_root useradd --create-home --shell /bin/bash --groups filemon fmuser
 in_root install -m 0644 /usr/share/doc/filemon/examples/50-filemon.rules /etc/polkit-1/rules.d/
+in_root install -D -m 0644 /usr/share/filemon/filemond.conf /etc/filemond/filemond.conf
 
 # The scenario runner: a oneshot unit after boot that runs the scenario the kernel command
 # line names and powers off (guest/README in filemon-vm-scenario.service).
-in_root cc -O2 -Wall -Wextra -Werror -o /usr/local/bin/fm-vm-workload \
-  /usr/src/filemon/tests/vm/guest/fm-vm-workload.c
+cp "$guest/fm-vm-workload.c" "$root/tmp/"
+in_root cc -O2 -Wall -Wextra -Werror -o /usr/local/bin/fm-vm-workload /tmp/fm-vm-workload.c
 install -m 0755 "$guest/fm-vm-scenario.sh" "$root/usr/local/bin/fm-vm-scenario"
+install -D -m 0644 "$guest/fm-vm-package.sh" "$root/usr/local/lib/fm-vm/package.sh"
 install -m 0644 "$guest/filemon-vm-scenario.service" "$root/etc/systemd/system/"
 in_root systemctl enable filemon-vm-scenario.service
 # Nothing else of the boot should compete for the two emulated CPUs or wait for a terminal.

@@ -1,17 +1,24 @@
 #!/bin/bash
 # vm-image.sh NAME SRCDIR: makes the guest image NAME (a Debian suite with the packages of
-# NAME.packages) with filemon built and installed inside it, and prints the directory that
-# holds it: root.img (ext4), vmlinuz, initrd.img, kernel-release.
+# NAME.packages) with filemon's Debian package, built from the source tree in a clean
+# chroot of that suite, installed inside it, and prints the directory that holds it:
+# root.img (ext4), vmlinuz, initrd.img, kernel-release and lintian.txt (what lintian said
+# of the packages).
 # vm-image.sh --rootfs NAME SRCDIR: prints the root directory of NAME's package layer (for
 # tools that want a chroot of the guest's distribution, e.g. SystemTap passes 1-4).
 #
-# Two layers, cached in $FILEMON_VM_CACHE (default /var/cache/filemon-tests/vm), outside the
-# source tree, so that a clean clone reuses them:
-#   NAME-pkgs-HASH/rootfs   mmdebstrap's tree; HASH covers the package list and this recipe,
-#                           so a changed list or recipe builds a new one (~1-2 min);
-#   NAME-img-HASH-SRC/      filemon built from the source tree in a chroot of an overlay of
-#                           that tree, then the ext4 image; SRC is the hash of the source
-#                           files, so any change of the tree redoes this layer (~1-2 min).
+# Four layers, cached in $FILEMON_VM_CACHE (default /var/cache/filemon-tests/vm), outside
+# the source tree, so that a clean clone reuses them:
+#   NAME-pkgs-HASH/rootfs   mmdebstrap's tree of the guest; HASH covers the package list
+#                           and this recipe, so a changed list or recipe builds a new one;
+#   NAME-build-HASH/rootfs  a clean build chroot of the suite: build-essential, lintian and
+#                           what debian/control's Build-Depends name (HASH covers it), so a
+#                           build dependency missing from debian/control fails the build;
+#   NAME-debs-HASH-SRC/     the packages dpkg-buildpackage made there from the source tree,
+#                           lintian-clean (SRC is the hash of the source files);
+#   NAME-img-HASH-SRC/      the guest tree with that package installed by apt, as an
+#                           administrator installs it, then the ext4 image; any change of
+#                           the tree redoes these two (~1-2 min each).
 # Older versions of each layer are removed when a new one is made, unless used within the
 # last hour (a reuse touches the layer): another checkout's run may be booting one. One
 # builder at a time per image name (a lock in the cache).
@@ -36,7 +43,11 @@ case $name in
 esac
 
 # The image's packages: its own list, plus filemon's build dependencies (the "# build"
-# section of build-aux/debian-packages.txt) without GTK: the guests build no viewer.
+# section of build-aux/debian-packages.txt) without GTK (the guests install no viewer).
+# The guests build nothing: the -dev packages bring the libraries filemon's package
+# depends on, so that apt installs it with no network (their names differ between
+# releases: libglib2.0-0t64 on trixie), and bpftool, which the scenario asks what BPF
+# programs are loaded.
 packages() {
   grep -v '^\s*\(#\|$\)' "$here/$name.packages"
   sed -n '/^# build/,/^# /{/^#/d;p}' "$srcdir/build-aux/debian-packages.txt" | grep -v '^libgtk-4-dev$'
@@ -77,6 +88,7 @@ if [ ! -e "$pkgdir/done" ]; then
     --dpkgopt='path-exclude=/usr/share/man/*' \
     --dpkgopt='path-exclude=/usr/share/locale/*' \
     --dpkgopt='path-exclude=/usr/share/doc/*' \
+    --dpkgopt='path-include=/usr/share/doc/filemon/*' \
     --dpkgopt='path-exclude=/usr/lib/debug/lib/modules/*' \
     "$suite" "$pkgdir/rootfs" "$mirror" >&2
   touch "$pkgdir/done"
@@ -91,6 +103,37 @@ if $rootfs_only; then
   exit 0
 fi
 
+build_hash=$( { echo "$suite $mirror"; cat "$srcdir/debian/control"
+                sed -n '/^# build recipe:/,/^# end of build recipe/p' "$0"; } | sha256sum | cut -c1-16)
+builddir=$cache/$name-build-$build_hash
+[ -e "$builddir/done" ] || rm -rf "$builddir/rootfs"
+
+# build recipe: the build layer (everything up to "end of build recipe" is part of its hash)
+if [ ! -e "$builddir/done" ]; then
+  log "building the build layer ($builddir)"
+  start=$(date +%s)
+  mkdir -p "$builddir"
+  # buildd: essential and build-essential; then what debian/control asks for, resolved by
+  # apt as a buildd does (alternatives and versions: `systemd-dev | systemd (<< 253-2~)`)
+  mmdebstrap --variant=buildd --mode=root --components=main \
+    --include=lintian \
+    --aptopt='Acquire::Retries "3"' \
+    --dpkgopt=force-unsafe-io \
+    --dpkgopt='path-exclude=/usr/share/man/*' \
+    --dpkgopt='path-exclude=/usr/share/locale/*' \
+    --dpkgopt='path-exclude=/usr/share/doc/*' \
+    --customize-hook='mkdir -p "$1/tmp/fm-src/debian"' \
+    --customize-hook="copy-in $srcdir/debian/control $srcdir/debian/changelog /tmp/fm-src/debian" \
+    --customize-hook='chroot "$1" env DEBIAN_FRONTEND=noninteractive apt-get build-dep -y /tmp/fm-src' \
+    --customize-hook='rm -rf "$1/tmp/fm-src"' \
+    "$suite" "$builddir/rootfs" "$mirror" >&2
+  touch "$builddir/done"
+  log "build layer built in $(( $(date +%s) - start )) s"
+fi
+# end of build recipe
+touch "$builddir"
+remove_stale "$name-build-*" "$builddir"
+
 # The source tree as a user's checkout has it: tracked and new files, not build dirs.
 srctar=$(mktemp --tmpdir filemon-vm-src.XXXXXX.tar)
 trap 'rm -f "$srctar"' EXIT
@@ -103,15 +146,29 @@ else
     --group=0 --numeric-owner -cf "$srctar" .
 fi
 src_hash=$(sha256sum < "$srctar" | cut -c1-16)
+debdir=$cache/$name-debs-$build_hash-$src_hash
 imgdir=$cache/$name-img-$pkg_hash-$src_hash
+
+remove_stale "$name-debs-*" "$debdir"
+if [ ! -e "$debdir/done" ]; then
+  log "building the packages ($debdir)"
+  start=$(date +%s)
+  rm -rf "$debdir"
+  mkdir -p "$debdir"
+  unshare --mount --propagation private "$here/vm-build-debs.sh" \
+    "$builddir/rootfs" "$srctar" "$debdir" >&2
+  touch "$debdir/done"
+  log "packages built and checked in $(( $(date +%s) - start )) s"
+fi
+touch "$debdir"
 
 remove_stale "$name-img-*" "$imgdir"
 if [ ! -e "$imgdir/done" ]; then
-  log "building filemon into the image ($imgdir)"
+  log "installing filemon's package into the image ($imgdir)"
   start=$(date +%s)
   mkdir -p "$imgdir"
   unshare --mount --propagation private "$here/vm-image-layer.sh" \
-    "$pkgdir/rootfs" "$srctar" "$imgdir" "$here/guest" >&2
+    "$pkgdir/rootfs" "$debdir" "$imgdir" "$here/guest" >&2
   touch "$imgdir/done"
   log "filemon layer and image made in $(( $(date +%s) - start )) s"
 fi

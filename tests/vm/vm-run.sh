@@ -2,7 +2,8 @@
 # vm-run.sh IMAGE BACKENDS SRCDIR: one boot of the vm tier. Makes (or reuses) the guest
 # image IMAGE (vm-image.sh), boots it under qemu (TCG: nested KVM fails on these machines)
 # with systemd as PID 1 and filemon.backend=BACKENDS (comma-separated, run in that order) on
-# its command line, so that the image's scenario unit runs guest/fm-vm-scenario.sh and powers
+# its command line, so that the image's scenario unit runs guest/fm-vm-scenario.sh (the
+# package upgraded, the captures, the package removed, purged, installed again) and powers
 # off; then reads the results from the second disk and checks each capture against the
 # workload (check-dump.py), and with both stap and bpf, the two backends against each other.
 # A guest that does not power off within FILEMON_VM_TIMEOUT seconds is killed (default 3600,
@@ -83,6 +84,10 @@ if [ -e "$work/results/dump-root-stap.jsonl" ] && [ -e "$work/results/dump-root-
     "$work/results/expected-root-stap.jsonl" "$work/results/dump-root-stap.jsonl" \
     "$work/results/expected-root-bpf.jsonl" "$work/results/dump-root-bpf.jsonl" || status=1
 fi
+echo "== $image: the package, built and checked in a clean $image chroot"
+echo "lintian --fail-on error,warning: $(grep -c . "$imgdir/lintian.txt") findings"
+sed 's/^/  /' "$imgdir/lintian.txt"
+echo "dpkg -L filemon, once upgraded in the guest: $(grep -c . "$work/results/dpkg-L-filemon.txt") paths"
 echo "== timings"
 awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "image ready: %.1f s, guest from qemu start to power-off: %.1f s\n", b - a, c - b }'
 cat "$work/results/timings"

@@ -10,6 +10,9 @@
 #             (fmuser is in the filemon group; the shipped rule lets the group in).
 # One boot serves every backend of the image: the boot is most of a scenario's time under
 # TCG, and the comparison of backends wants the same workload in the same guest anyway.
+# Around the captures, the package's life (guest/fm-vm-package.sh): the image has the
+# earlier package installed; it is upgraded to this one before the captures (during one),
+# removed during a capture after them, purged, installed again and purged again.
 # Everything it learns goes to /run/fm-vm/results, written as a tar onto the second disk
 # (/dev/vdb) when it ends, whatever happened; the host checks it. The unit powers off after.
 set -uo pipefail
@@ -135,11 +138,16 @@ capture() {
 
 log "kernel $(uname -r), backends ${backends[*]}, storm $storm"
 echo "kernel=$(uname -r)" > "$res/timings"
+. /usr/local/lib/fm-vm/package.sh
 
 # polkitd is bus-activated by filemond's first check, within D-Bus's 25 s activation timeout:
 # under TCG on a loaded host its start took longer. Started first, it is a condition waited
 # for, not a race.
 step start-polkit systemctl start polkit
+
+# the image has the earlier package: the captures run on the one it is upgraded to
+package_as_booted
+package_upgrade
 
 mapfile -t prefixes < /usr/local/share/fm-vm/user-capture.prefixes
 for b in "${backends[@]}"; do
@@ -164,4 +172,9 @@ for b in "${backends[@]}"; do
   # the next backend's round starts the service itself
   step "stop-activated-$b" systemctl stop filemond
 done
+
+package_remove "${backends[0]}"
+package_purge first
+package_fresh_install
+package_purge again
 log "all steps done"
