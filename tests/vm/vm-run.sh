@@ -88,6 +88,9 @@ echo "== $image: the package, built and checked in a clean $image chroot"
 echo "lintian --fail-on error,warning: $(grep -c . "$imgdir/lintian.txt") findings"
 sed 's/^/  /' "$imgdir/lintian.txt"
 echo "dpkg -L filemon, once upgraded in the guest: $(grep -c . "$work/results/dpkg-L-filemon.txt") paths"
+sed 's/^/  /' "$work/results/dpkg-L-filemon.txt"
+echo "files named for filemon while installed (none of them after each purge):" \
+  "$(grep -c . "$work/results/filemon-files-installed.txt")"
 echo "== timings"
 awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "image ready: %.1f s, guest from qemu start to power-off: %.1f s\n", b - a, c - b }'
 cat "$work/results/timings"
