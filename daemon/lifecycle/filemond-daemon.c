@@ -230,6 +230,12 @@ sigint_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+static gboolean
+late_signal_cb (gpointer user_data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
 int
 fmd_daemon_run (FmdDaemon *self)
 {
@@ -249,6 +255,12 @@ fmd_daemon_run (FmdDaemon *self)
 
   g_main_loop_run (loop);
 
+  /* Shutdown is under way: a second SIGTERM (a harness's or an impatient admin's) must
+   * not kill the process with the default action while it frees what it holds. GLib
+   * restores that action when the last source of a signal goes, so the no-op sources
+   * come first and stay until exit. */
+  g_unix_signal_add (SIGTERM, late_signal_cb, NULL);
+  g_unix_signal_add (SIGINT, late_signal_cb, NULL);
   g_source_remove (sigterm_id);
   g_source_remove (sigint_id);
   self->loop = NULL;
