@@ -686,6 +686,30 @@ previous_failure_activated (GSimpleAction *action,
 }
 
 static void
+find_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  fmv_window_show_find (user_data);
+}
+
+static void
+find_next_activated (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  fmv_window_find (user_data, TRUE);
+}
+
+static void
+find_previous_activated (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  fmv_window_find (user_data, FALSE);
+}
+
+static void
 focus_filter_activated (GSimpleAction *action,
                         GVariant      *parameter,
                         gpointer       user_data)
@@ -740,6 +764,9 @@ static const GActionEntry window_actions[] = {
   { .name = "previous-bookmark", .activate = previous_bookmark_activated },
   { .name = "previous-failure", .activate = previous_failure_activated },
   { .name = "focus-filter", .activate = focus_filter_activated },
+  { .name = "find", .activate = find_activated },
+  { .name = "find-next", .activate = find_next_activated },
+  { .name = "find-previous", .activate = find_previous_activated },
 };
 
 void

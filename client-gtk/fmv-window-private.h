@@ -35,6 +35,10 @@ struct _FmvWindow
   gsize candidates_end;
   const char *candidates_suffix;
   gboolean completing;            /* the entry's text is being set by the completion */
+  GtkSearchBar *find_bar;
+  GtkSearchEntry *find_entry;
+  FmFilter *find_filter;          /* the find entry's text compiled, NULL until a find */
+  char *find_text;                /* the text it was compiled from */
   GtkSpinner *busy_spinner;
   GtkRevealer *filter_error_revealer;
   GtkLabel *filter_error_label;
@@ -182,6 +186,13 @@ void fmv_window_edit_capture_filter (FmvWindow *self);
 void fmv_window_remember_filter (FmvWindow  *self,
                                  const char *text);
 
+/* fmv-window-find.c: Find (Ctrl+F, F3, Shift+F3) */
+void fmv_window_setup_find (FmvWindow *self);
+/* Shows the find bar with its entry focused. */
+void fmv_window_show_find (FmvWindow *self);
+/* Selects the next (previous) event the find entry's text takes. */
+void fmv_window_find (FmvWindow *self,
+                      gboolean   forward);
 /* fmv-window-folder.c: asks the file manager to show store row @row's file. */
 void fmv_window_open_folder (FmvWindow *self,
                              guint      row);

@@ -729,6 +729,43 @@ test_list_finds_failures_both_ways (void)
   g_assert_false (fmv_event_list_find_failure (list, G_MAXUINT, TRUE, &position));
 }
 
+/* Find: the next and previous rows, in the order shown, that a word or a filter
+ * expression takes, and the list still shows every row. */
+static void
+test_list_find_match (void)
+{
+  g_autoptr(FmvStore) store = store_with (3000);
+  g_autoptr(FmvEventList) list = fmv_event_list_new (store);
+  g_autoptr(FmFilter) failed = fm_filter_new ("errno=EACCES", NULL);
+  g_autoptr(FmFilter) word = fm_filter_new ("eacces", NULL);
+  guint position = G_MAXUINT, previous = G_MAXUINT, count = 0, expected = 0;
+
+  fmv_event_list_set_sort (list, FMV_COLUMN_TIME, TRUE);   /* newest first */
+  fmv_event_list_wait (list);
+  for (guint p = 0; p < 3000; p++)
+    expected += row_matches (store, fmv_event_list_get_row (list, p), "errno=EACCES");
+  g_assert_cmpuint (expected, >, 10);
+
+  while (fmv_event_list_find_match (list, failed, position, TRUE, &position))
+    {
+      g_assert_true (previous == G_MAXUINT || position > previous);
+      g_assert_true (row_matches (store, fmv_event_list_get_row (list, position), "errno=EACCES"));
+      for (guint p = previous == G_MAXUINT ? 0 : previous + 1; p < position; p++)
+        g_assert_false (row_matches (store, fmv_event_list_get_row (list, p), "errno=EACCES"));
+      previous = position;
+      count++;
+    }
+  g_assert_cmpuint (count, ==, expected);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 3000);
+
+  /* backwards from the last one found, and a bare word the same way */
+  g_assert_true (fmv_event_list_find_match (list, word, G_MAXUINT, FALSE, &position));
+  g_assert_cmpuint (position, ==, previous);
+  g_assert_true (fmv_event_list_find_match (list, failed, position, FALSE, &position));
+  g_assert_cmpuint (position, <, previous);
+  g_assert_false (fmv_event_list_find_match (list, failed, 0, FALSE, &position));
+}
+
 static void
 test_list_find_row_maps_back (void)
 {
@@ -1400,6 +1437,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/viewer/list/sorts-by-every-column-and-merges-new-rows", test_list_sorts_by_every_column_and_merges_new_rows);
   g_test_add_func ("/viewer/list/finds-failures-both-ways", test_list_finds_failures_both_ways);
   g_test_add_func ("/viewer/list/find-row-maps-back", test_list_find_row_maps_back);
+  g_test_add_func ("/viewer/list/find-selects-matches-both-ways-without-filtering", test_list_find_match);
   g_test_add_func ("/viewer/list/set-store-replaces-rows", test_list_set_store_replaces_rows);
   g_test_add_func ("/viewer/list/resetting-comes-before-the-rows-change",
                    test_list_resetting_comes_before_the_rows_change);
