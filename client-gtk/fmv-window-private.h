@@ -24,6 +24,8 @@ struct _FmvWindow
   GtkInfoBar *info_bar;
   GtkLabel *info_label;
   gboolean info_is_live_status;   /* the info bar says why the daemon is not connected */
+  GtkWidget *info_copy_button;    /* offers info_copy_text to the clipboard, or hidden */
+  char *info_copy_text;
   GMenu *backend_section;         /* the Start menu's backends (fmv-window-backends.c) */
   GVariant *shown_backends;       /* the AvailableBackends it shows, NULL: all offered */
   GtkWidget *filter_bar;
@@ -107,6 +109,11 @@ struct _FmvWindow
 void fmv_window_show_info (FmvWindow      *self,
                            GtkMessageType  type,
                            const char     *text);
+/* The info bar shown last offers to copy @text (its Copy button, until it changes). */
+void fmv_window_offer_copy (FmvWindow  *self,
+                            const char *label,
+                            const char *text);
+#define FMV_INFO_RESPONSE_COPY 1
 void fmv_window_flash_status (FmvWindow  *self,
                               const char *text);
 void fmv_window_update_status (FmvWindow *self);
