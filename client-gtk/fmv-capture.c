@@ -240,6 +240,8 @@ typedef struct {
   int fd;
   FmFormat format;
   guint64 written;
+  guint64 first_seq;  /* the lowest and highest sequence numbers written; 0 0 for none */
+  guint64 last_seq;
 } SaveJob;
 
 static void
@@ -299,6 +301,9 @@ save_worker (GTask        *task,
                                 job->rows ? g_array_index (job->rows, guint32, i) : job->first_row + i,
                                 &stored);
       fm_format_event (job->format, ev, buf);
+      /* "shown only" rows come in the list's order, which may be any column's */
+      job->first_seq = job->first_seq == 0 ? ev->seq : MIN (job->first_seq, ev->seq);
+      job->last_seq = MAX (job->last_seq, ev->seq);
       pending++;
       if (buf->len >= BLOCK_SIZE && !flush (out, buf, &pending, job, cancellable, &error))
         break;
@@ -369,6 +374,22 @@ fmv_capture_save_finish (GAsyncResult  *result,
   if (written != NULL)
     *written = job->written;
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+gboolean
+fmv_capture_save_get_seq_range (GAsyncResult *result,
+                                guint64      *first_seq,
+                                guint64      *last_seq)
+{
+  SaveJob *job;
+
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == fmv_capture_save_async, FALSE);
+
+  job = g_task_get_task_data (G_TASK (result));
+  *first_seq = job->first_seq;
+  *last_seq = job->last_seq;
+  return job->last_seq > 0;
 }
 
 static void

@@ -46,6 +46,11 @@ void fmv_capture_save_async (FmvStore            *store,
 gboolean fmv_capture_save_finish (GAsyncResult  *result,
                                   guint64       *written,
                                   GError       **error);
+/* The lowest and highest sequence numbers among the events the save wrote; FALSE (and
+ * zeros) when it wrote none. */
+gboolean fmv_capture_save_get_seq_range (GAsyncResult *result,
+                                         guint64      *first_seq,
+                                         guint64      *last_seq);
 
 /* Creates (or truncates) @file for writing with the user's own rights, in a thread, and
  * returns the descriptor: what the daemon's Save gets. */

@@ -167,9 +167,9 @@ format_row (const FmEvent *ev,
       return g_strdup_printf ("%s (%u)", fm_syscall_name (ev->syscall_nr, name), ev->syscall_nr);
     case FM_FIELD_RESULT:
       if (ev->result < 0 && ev->result >= -G_MAXINT)
-        return g_strdup_printf ("%s (%s)", fm_result_format (ev->result, buf),
+        return g_strdup_printf ("%s (%s)", fm_result_format (ev->syscall_nr, ev->result, buf),
                                 g_strerror ((int) -ev->result));
-      return g_strdup (fm_result_format (ev->result, buf));
+      return g_strdup (fm_result_format (ev->syscall_nr, ev->result, buf));
     case FM_FIELD_PATH2:
       return ev->path2_len > 0 ? fmv_bytes_to_display (ev->path2, ev->path2_len) : NULL;
     case ROW_COMMAND:
@@ -309,6 +309,8 @@ fmv_detail_set_row (FmvDetail *self,
         g_debug ("detail pane: command line: %s", value);
       if (r == FM_FIELD_UID)
         g_debug ("detail pane: user: %s", value);
+      if (r == FM_FIELD_RESULT)
+        g_debug ("detail pane: result: %s", value);
       gtk_label_set_label (GTK_LABEL (self->values[r]), value != NULL ? value : "");
       gtk_widget_set_visible (self->names[r], shown);
       gtk_widget_set_visible (self->values[r], shown);

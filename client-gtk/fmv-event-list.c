@@ -823,23 +823,25 @@ fmv_event_list_find_row (FmvEventList *self,
   return FALSE;
 }
 
-gboolean
-fmv_event_list_find_failure (FmvEventList *self,
-                             guint         from,
-                             gboolean      forward,
-                             guint        *position)
+typedef gboolean (*RowTest) (FmvStore *store, guint row, gpointer data);
+
+/* The next (previous) position shown strictly after (before) @from whose row @test takes. */
+static gboolean
+find_position (FmvEventList *self,
+               guint         from,
+               gboolean      forward,
+               RowTest       test,
+               gpointer      data,
+               guint        *position)
 {
-  guint n;
+  guint n = n_shown (self);
 
-  g_return_val_if_fail (FMV_IS_EVENT_LIST (self), FALSE);
-
-  n = n_shown (self);
   if (n == 0)
     return FALSE;
   if (forward)
     {
       for (guint p = (from == G_MAXUINT ? 0 : from + 1); p < n; p++)
-        if (fmv_store_get_result (self->store, fmv_event_list_get_row (self, p)) < 0)
+        if (test (self->store, fmv_event_list_get_row (self, p), data))
           {
             *position = p;
             return TRUE;
@@ -848,13 +850,53 @@ fmv_event_list_find_failure (FmvEventList *self,
   else
     {
       for (guint p = (from == G_MAXUINT || from > n ? n : from); p-- > 0;)
-        if (fmv_store_get_result (self->store, fmv_event_list_get_row (self, p)) < 0)
+        if (test (self->store, fmv_event_list_get_row (self, p), data))
           {
             *position = p;
             return TRUE;
           }
     }
   return FALSE;
+}
+
+static gboolean
+row_failed (FmvStore *store,
+            guint     row,
+            gpointer  data)
+{
+  return fmv_store_get_result (store, row) < 0;
+}
+
+gboolean
+fmv_event_list_find_failure (FmvEventList *self,
+                             guint         from,
+                             gboolean      forward,
+                             guint        *position)
+{
+  g_return_val_if_fail (FMV_IS_EVENT_LIST (self), FALSE);
+
+  return find_position (self, from, forward, row_failed, NULL, position);
+}
+
+static gboolean
+row_matches (FmvStore *store,
+             guint     row,
+             gpointer  filter)
+{
+  return fmv_match_row (store, filter, row);
+}
+
+gboolean
+fmv_event_list_find_match (FmvEventList *self,
+                           FmFilter     *filter,
+                           guint         from,
+                           gboolean      forward,
+                           guint        *position)
+{
+  g_return_val_if_fail (FMV_IS_EVENT_LIST (self), FALSE);
+  g_return_val_if_fail (filter != NULL, FALSE);
+
+  return find_position (self, from, forward, row_matches, filter, position);
 }
 
 void

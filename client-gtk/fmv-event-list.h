@@ -13,6 +13,7 @@
 #include <gio/gio.h>
 
 #include "fmv-sort.h"
+#include "fm-filter.h"
 #include "fmv-store.h"
 
 G_BEGIN_DECLS
@@ -70,6 +71,13 @@ gboolean fmv_event_list_find_failure (FmvEventList *self,
                                       guint         from,
                                       gboolean      forward,
                                       guint        *position);
+/* The same for the next (previous) event @filter takes: Find, which leaves the list as it
+ * is. */
+gboolean fmv_event_list_find_match (FmvEventList *self,
+                                    FmFilter     *filter,
+                                    guint         from,
+                                    gboolean      forward,
+                                    guint        *position);
 
 /* Runs the default main context until no refilter or resort is pending (tests). */
 void fmv_event_list_wait (FmvEventList *self);

@@ -24,11 +24,13 @@
 #include "fm-error.h"
 #include "fm-names.h"
 #include "fm-stream.h"
+#include "fmv-gaps.h"
 #include "fmv-live-private.h"
 
 #define READ_SIZE (256 * 1024)
 #define RETRY_MIN_MS 250
 #define RETRY_MAX_MS 5000
+#define GAPS_PRUNE_AT 1024
 
 struct _FmvLive
 {
@@ -58,6 +60,7 @@ struct _FmvLive
   guint64 next_seq;
   guint64 received;
   guint64 missed;
+  FmvGaps *gaps;            /* where the missed ones were, for what Save wrote */
   guint64 stream_dropped;
   guint retry_source;
   guint retry_ms;
@@ -193,6 +196,15 @@ on_gap (guint64  first_seq,
   FmvLive *self = user_data;
 
   self->missed += count;
+  fmv_gaps_add (self->gaps, first_seq, count);
+  /* bounded by the store: a run below its oldest row can never be inside a save */
+  if (fmv_gaps_get_n_runs (self->gaps) >= GAPS_PRUNE_AT && fmv_store_get_n_rows (self->store) > 0)
+    {
+      FmvStoreEvent oldest;
+
+      if (fmv_store_get_event_if_held (self->store, fmv_store_get_first_row (self->store), &oldest))
+        fmv_gaps_forget_before (self->gaps, oldest.event.seq);
+    }
   self->next_seq = MAX (self->next_seq, first_seq + count);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MISSED]);
 }
@@ -352,7 +364,11 @@ open_stream (FmvLive *self)
   if (g_strcmp0 (self->stream_owner, self->owner) == 0)
     since = self->next_seq;
   else
-    self->next_seq = 0;
+    {
+      self->next_seq = 0;
+      /* its numbers start again: the old daemon's gaps would count against them */
+      fmv_gaps_clear (self->gaps);
+    }
 
   g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
   g_variant_builder_add (&options, "{sv}", "since-seq", g_variant_new_uint64 (since));
@@ -590,6 +606,8 @@ fmv_live_set_store (FmvLive  *self,
   g_return_if_fail (FMV_IS_STORE (store));
 
   g_set_object (&self->store, store);
+  /* what went missing before the Clear is not in anything the new store can save */
+  fmv_gaps_forget_before (self->gaps, self->next_seq);
 }
 
 FmvLiveStatus
@@ -653,6 +671,16 @@ fmv_live_get_missed (FmvLive *self)
 }
 
 guint64
+fmv_live_count_missed_within (FmvLive *self,
+                              guint64  first_seq,
+                              guint64  last_seq)
+{
+  g_return_val_if_fail (FMV_IS_LIVE (self), 0);
+
+  return fmv_gaps_count_within (self->gaps, first_seq, last_seq);
+}
+
+guint64
 fmv_live_get_received (FmvLive *self)
 {
   g_return_val_if_fail (FMV_IS_LIVE (self), 0);
@@ -693,6 +721,7 @@ fmv_live_finalize (GObject *object)
   g_free (self->owner);
   g_free (self->stream_owner);
   g_free (self->buffer);
+  fmv_gaps_free (self->gaps);
 
   G_OBJECT_CLASS (fmv_live_parent_class)->finalize (object);
 }
@@ -765,6 +794,7 @@ static void
 fmv_live_init (FmvLive *self)
 {
   self->buffer = g_malloc (READ_SIZE);
+  self->gaps = fmv_gaps_new ();
   self->status = FMV_LIVE_CONNECTING;
 }
 

@@ -49,6 +49,10 @@ const char *fmv_live_get_backend (FmvLive *self);
 GVariant *fmv_live_get_available_backends (FmvLive *self);
 guint64 fmv_live_get_dropped (FmvLive *self);
 guint64 fmv_live_get_missed (FmvLive *self);
+/* Of those, the ones numbered @first_seq to @last_seq (both included). */
+guint64 fmv_live_count_missed_within (FmvLive *self,
+                                      guint64  first_seq,
+                                      guint64  last_seq);
 guint64 fmv_live_get_received (FmvLive *self);
 
 /* Start(@options), Stop(): each may ask for a password

@@ -24,4 +24,9 @@ guint fmv_match_rows (FmvStore     *store,
                       guint32      *rows,
                       GCancellable *cancellable);
 
+/* Whether @filter takes store row @row (held). The owner's thread, or under a hold. */
+gboolean fmv_match_row (FmvStore *store,
+                        FmFilter *filter,
+                        guint     row);
+
 G_END_DECLS

@@ -246,7 +246,7 @@ fmv_row_get_property (GObject    *object,
       }
       break;
     case PROP_RESULT:
-      g_value_set_string (value, fm_result_format (ev->result, buf));
+      g_value_set_string (value, fm_result_format (ev->syscall_nr, ev->result, buf));
       break;
     case PROP_PATH:
       g_value_take_string (value, fmv_row_dup_path (self));

@@ -269,12 +269,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (SaveRequest, save_request_free)
 static void
 report_saved (SaveRequest  *request,
               guint64       written,
+              guint64       missed,
               const GError *error)
 {
   FmvWindow *self = request->window;
   g_autofree char *name = g_file_get_basename (request->file);
   g_autofree char *text = NULL;
-  guint64 missed = self->live ? fmv_live_get_missed (self->live) : 0;
 
   if (window_gone (self))
     return;
@@ -289,8 +289,8 @@ report_saved (SaveRequest  *request,
   text = g_strdup_printf ("Saved %'" G_GUINT64_FORMAT " %sevent%s to %s", written,
                           request->shown_only ? "shown " : "", written == 1 ? "" : "s", name);
   g_debug ("saved: %" G_GUINT64_FORMAT " %s", written, request->shown_only ? "shown" : "all");
-  /* The file holds what the window holds; if the window itself missed events, say so
-   * rather than let "saved" suggest the capture is complete. */
+  /* The file holds what the window holds; if the window itself missed events among
+   * them, say so rather than let "saved" suggest the capture is complete. */
   if (missed > 0)
     {
       g_autofree char *warning = g_strdup_printf ("%s. This window missed %'" G_GUINT64_FORMAT
@@ -308,10 +308,15 @@ saved_cb (GObject      *source,
 {
   g_autoptr(SaveRequest) request = user_data;
   g_autoptr(GError) error = NULL;
-  guint64 written = 0;
+  FmvWindow *self = request->window;
+  guint64 written = 0, first_seq, last_seq, missed = 0;
 
   fmv_capture_save_finish (result, &written, &error);
-  report_saved (request, written, error);
+  /* only the gaps between the first and the last event saved: older misses (before a
+   * Clear, or of rows the history let go) are not missing from this file */
+  if (self->live != NULL && fmv_capture_save_get_seq_range (result, &first_seq, &last_seq))
+    missed = fmv_live_count_missed_within (self->live, first_seq, last_seq);
+  report_saved (request, written, missed, error);
 }
 
 static void
@@ -362,7 +367,7 @@ created_cb (GObject      *source,
     }
   if (request->fd < 0)
     {
-      report_saved (request, 0, error);
+      report_saved (request, 0, 0, error);
       save_request_free (request);
       return;
     }
@@ -681,6 +686,30 @@ previous_failure_activated (GSimpleAction *action,
 }
 
 static void
+find_activated (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  fmv_window_show_find (user_data);
+}
+
+static void
+find_next_activated (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  fmv_window_find (user_data, TRUE);
+}
+
+static void
+find_previous_activated (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  fmv_window_find (user_data, FALSE);
+}
+
+static void
 focus_filter_activated (GSimpleAction *action,
                         GVariant      *parameter,
                         gpointer       user_data)
@@ -735,6 +764,9 @@ static const GActionEntry window_actions[] = {
   { .name = "previous-bookmark", .activate = previous_bookmark_activated },
   { .name = "previous-failure", .activate = previous_failure_activated },
   { .name = "focus-filter", .activate = focus_filter_activated },
+  { .name = "find", .activate = find_activated },
+  { .name = "find-next", .activate = find_next_activated },
+  { .name = "find-previous", .activate = find_previous_activated },
 };
 
 void

@@ -6,28 +6,43 @@
 
 typedef struct {
   FmvWindow *window;
+  char *path;     /* for display */
   char *uri;
 } ShowItems;
 
 static void
 show_items_free (ShowItems *show)
 {
-  g_object_unref (show->window);
+  g_clear_object (&show->window);
+  g_free (show->path);
   g_free (show->uri);
   g_free (show);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ShowItems, show_items_free)
 
+/* Without a file manager (none owns org.freedesktop.FileManager1, or no session bus at
+ * all) the bus's own error names the interface, which tells a user nothing: say it in
+ * words, and hand over the path to open some other way. */
 static void
-show_items_failed (FmvWindow *self,
+show_items_failed (ShowItems *show,
                    GError    *error)
 {
+  FmvWindow *self = show->window;
   g_autofree char *text = NULL;
 
-  g_dbus_error_strip_remote_error (error);
-  text = g_strdup_printf ("No file manager could show the folder: %s", error->message);
+  if (g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) ||
+      g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER) ||
+      !g_dbus_error_is_remote_error (error))
+    text = g_strdup_printf ("No file manager is running that can show the folder of %s.", show->path);
+  else
+    {
+      g_dbus_error_strip_remote_error (error);
+      text = g_strdup_printf ("The file manager could not show the folder of %s: %s", show->path,
+                              error->message);
+    }
   fmv_window_show_info (self, GTK_MESSAGE_WARNING, text);
+  fmv_window_offer_copy (self, "_Copy Path", show->path);
 }
 
 static void
@@ -43,7 +58,7 @@ show_items_done_cb (GObject      *source,
     return;   /* the window closed meanwhile */
   if (reply == NULL)
     {
-      show_items_failed (show->window, error);
+      show_items_failed (show, error);
       return;
     }
   fmv_window_flash_status (show->window, "The file manager shows the folder");
@@ -62,7 +77,7 @@ session_bus_cb (GObject      *source,
   if (session == NULL)
     {
       if (show->window->list != NULL)
-        show_items_failed (show->window, error);
+        show_items_failed (show, error);
       return;
     }
   /* The Xvfb tests read this line. */
@@ -93,10 +108,12 @@ fmv_window_open_folder (FmvWindow *self,
   show->uri = g_filename_to_uri (path, NULL, NULL);
   if (show->uri == NULL)
     {
-      g_free (show);
+      show_items_free (show);
       fmv_window_flash_status (self, "This path cannot be shown in a file manager");
       return;
     }
+  /* the info bar and the clipboard take UTF-8: a name's odd bytes become U+FFFD there */
+  show->path = g_filename_display_name (path);
   show->window = g_object_ref (self);
   g_bus_get (G_BUS_TYPE_SESSION, NULL, session_bus_cb, show);
 }

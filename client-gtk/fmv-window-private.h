@@ -24,6 +24,8 @@ struct _FmvWindow
   GtkInfoBar *info_bar;
   GtkLabel *info_label;
   gboolean info_is_live_status;   /* the info bar says why the daemon is not connected */
+  GtkWidget *info_copy_button;    /* offers info_copy_text to the clipboard, or hidden */
+  char *info_copy_text;
   GMenu *backend_section;         /* the Start menu's backends (fmv-window-backends.c) */
   GVariant *shown_backends;       /* the AvailableBackends it shows, NULL: all offered */
   GtkWidget *filter_bar;
@@ -35,6 +37,10 @@ struct _FmvWindow
   gsize candidates_end;
   const char *candidates_suffix;
   gboolean completing;            /* the entry's text is being set by the completion */
+  GtkSearchBar *find_bar;
+  GtkSearchEntry *find_entry;
+  FmFilter *find_filter;          /* the find entry's text compiled, NULL until a find */
+  char *find_text;                /* the text it was compiled from */
   GtkSpinner *busy_spinner;
   GtkRevealer *filter_error_revealer;
   GtkLabel *filter_error_label;
@@ -103,6 +109,11 @@ struct _FmvWindow
 void fmv_window_show_info (FmvWindow      *self,
                            GtkMessageType  type,
                            const char     *text);
+/* The info bar shown last offers to copy @text (its Copy button, until it changes). */
+void fmv_window_offer_copy (FmvWindow  *self,
+                            const char *label,
+                            const char *text);
+#define FMV_INFO_RESPONSE_COPY 1
 void fmv_window_flash_status (FmvWindow  *self,
                               const char *text);
 void fmv_window_update_status (FmvWindow *self);
@@ -182,6 +193,13 @@ void fmv_window_edit_capture_filter (FmvWindow *self);
 void fmv_window_remember_filter (FmvWindow  *self,
                                  const char *text);
 
+/* fmv-window-find.c: Find (Ctrl+F, F3, Shift+F3) */
+void fmv_window_setup_find (FmvWindow *self);
+/* Shows the find bar with its entry focused. */
+void fmv_window_show_find (FmvWindow *self);
+/* Selects the next (previous) event the find entry's text takes. */
+void fmv_window_find (FmvWindow *self,
+                      gboolean   forward);
 /* fmv-window-folder.c: asks the file manager to show store row @row's file. */
 void fmv_window_open_folder (FmvWindow *self,
                              guint      row);

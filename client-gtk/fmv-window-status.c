@@ -11,6 +11,9 @@ fmv_window_show_info (FmvWindow      *self,
                       const char     *text)
 {
   self->info_is_live_status = FALSE;
+  g_clear_pointer (&self->info_copy_text, g_free);
+  if (self->info_copy_button != NULL)
+    gtk_widget_set_visible (self->info_copy_button, FALSE);
   if (text == NULL)
     {
       g_debug ("info bar: hidden");
@@ -21,6 +24,23 @@ fmv_window_show_info (FmvWindow      *self,
   gtk_info_bar_set_message_type (self->info_bar, type);
   gtk_label_set_label (self->info_label, text);
   gtk_info_bar_set_revealed (self->info_bar, TRUE);
+}
+
+void
+fmv_window_offer_copy (FmvWindow  *self,
+                       const char *label,
+                       const char *text)
+{
+  g_return_if_fail (FMV_IS_WINDOW (self));
+  g_return_if_fail (text != NULL);
+
+  if (self->info_copy_button == NULL)
+    self->info_copy_button = gtk_info_bar_add_button (self->info_bar, label, FMV_INFO_RESPONSE_COPY);
+  gtk_button_set_label (GTK_BUTTON (self->info_copy_button), label);
+  gtk_button_set_use_underline (GTK_BUTTON (self->info_copy_button), TRUE);
+  gtk_widget_set_visible (self->info_copy_button, TRUE);
+  g_free (self->info_copy_text);
+  self->info_copy_text = g_strdup (text);
 }
 
 static gboolean

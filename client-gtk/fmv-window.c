@@ -41,6 +41,13 @@ info_bar_response_cb (GtkInfoBar *info_bar,
                       int         response,
                       FmvWindow  *self)
 {
+  if (response == FMV_INFO_RESPONSE_COPY && self->info_copy_text != NULL)
+    {
+      gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), self->info_copy_text);
+      /* The Xvfb tests read this line. */
+      g_debug ("info bar: copied %s", self->info_copy_text);
+      fmv_window_flash_status (self, "Copied");
+    }
   gtk_info_bar_set_revealed (info_bar, FALSE);
 }
 
@@ -903,6 +910,9 @@ fmv_window_dispose (GObject *object)
   g_clear_object (&self->highlights);
   g_clear_object (&self->bookmarks);
   g_clear_pointer (&self->recent_filters, g_ptr_array_unref);
+  g_clear_pointer (&self->find_filter, fm_filter_free);
+  g_clear_pointer (&self->find_text, g_free);
+  g_clear_pointer (&self->info_copy_text, g_free);
   g_clear_pointer (&self->shown_backends, g_variant_unref);
 
   G_OBJECT_CLASS (fmv_window_parent_class)->dispose (object);
@@ -933,6 +943,8 @@ fmv_window_class_init (FmvWindowClass *klass)
   CHILD (highlight_button);
   CHILD (filter_help_button);
   CHILD (busy_spinner);
+  CHILD (find_bar);
+  CHILD (find_entry);
   CHILD (filter_error_revealer);
   CHILD (filter_error_label);
   CHILD (stack);
@@ -1000,6 +1012,7 @@ fmv_window_init (FmvWindow *self)
   get_columns (self, columns);
   fmv_window_setup_highlights (self);
   fmv_window_setup_filter_help (self);
+  fmv_window_setup_find (self);
   self->bookmarks = fmv_bookmarks_new ();
   g_signal_connect (self->bookmarks, "changed", G_CALLBACK (bookmarks_changed_cb), NULL);
   fmv_cells_set_factories (columns, cell_menu_cb, self->highlights, self->bookmarks);

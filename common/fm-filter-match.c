@@ -298,6 +298,13 @@ fm_filter_node_tests_syscall_name (const Node *n)
   return tests_field (n, FM_FIELD_TYPE_SYSCALL);
 }
 
+/* A character of a number as shown: decimal, or an address's hex ("0x7f3a2c000000"). */
+static gboolean
+is_numeral (guint32 c)
+{
+  return c < 128 && (g_ascii_isxdigit ((char) c) || c == 'x' || c == 'X');
+}
+
 gboolean
 fm_filter_node_may_match_digits (const Node *n)
 {
@@ -306,7 +313,7 @@ fm_filter_node_may_match_digits (const Node *n)
   if (n->kind == N_WORD)
     {
       for (gsize i = 0; i < n->text_len; i++)
-        if (!g_ascii_isdigit (n->text[i]))
+        if (!is_numeral ((guchar) n->text[i]))
           return FALSE;
       return TRUE;
     }
@@ -314,10 +321,10 @@ fm_filter_node_may_match_digits (const Node *n)
     return FALSE;
   /* A code unit every match starts with, or holds: no digit, no match of digits. */
   if (pcre2_pattern_info (n->re, PCRE2_INFO_FIRSTCODETYPE, &type) == 0 && type == 1 &&
-      pcre2_pattern_info (n->re, PCRE2_INFO_FIRSTCODEUNIT, &unit) == 0 && !g_ascii_isdigit (unit))
+      pcre2_pattern_info (n->re, PCRE2_INFO_FIRSTCODEUNIT, &unit) == 0 && !is_numeral (unit))
     return FALSE;
   if (pcre2_pattern_info (n->re, PCRE2_INFO_LASTCODETYPE, &type) == 0 && type == 1 &&
-      pcre2_pattern_info (n->re, PCRE2_INFO_LASTCODEUNIT, &unit) == 0 && !g_ascii_isdigit (unit))
+      pcre2_pattern_info (n->re, PCRE2_INFO_LASTCODEUNIT, &unit) == 0 && !is_numeral (unit))
     return FALSE;
   return TRUE;
 }
@@ -399,16 +406,19 @@ negated (Verdict v, gboolean negate)
 /* The result as shown (fm_result_format) without its printf, which took most of a bare
  * word's time once the strings' verdicts were remembered. */
 static const char *
-result_text (gint64 result, char buf[32], gsize *len)
+result_text (const FmEvent *e, char buf[32], gsize *len)
 {
+  gint64 result = e->result;
   const char *name = result < 0 && result >= -G_MAXINT ? fm_errno_name ((int) -result) : NULL;
+  const FmSyscall *sc;
   const char *s;
 
-  if (result >= 0)
+  sc = result >= 0 ? fm_syscall_by_nr (e->syscall_nr) : NULL;
+  if (result >= 0 && (sc == NULL || (sc->traits & FM_TRAIT_RESULT_ADDRESS) == 0))
     return format_u64 ((guint64) result, buf, len);
   if (name == NULL)
     {
-      s = fm_result_format (result, buf);
+      s = fm_result_format (e->syscall_nr, result, buf);
       *len = strlen (s);
       return s;
     }
@@ -434,7 +444,7 @@ anywhere (const Node *n, const MemoNode *m, const MatchContext *c)
   /* the result as shown ("3", "-ENOENT") and the pid */
   if (v != V_YES && (digits || c->event->result < 0))
     {
-      s = result_text (c->event->result, num_buf, &len);
+      s = result_text (c->event, num_buf, &len);
       v = either (v, string_verdict (n, s, len));
     }
   if (v == V_YES || !digits)

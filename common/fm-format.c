@@ -400,7 +400,7 @@ format_text (const FmEvent *e, GString *out)
       append_c_escaped (out, e->detail, e->detail_len, ESC_TEXT_DETAIL);
     }
   PUT_LIT (out, ") = ");
-  put_str (out, fm_result_format (e->result, result_buf));
+  put_str (out, fm_result_format (e->syscall_nr, e->result, result_buf));
   if (e->duration_ns > 0)
     {
       PUT_LIT (out, " <");

@@ -64,7 +64,7 @@ static const FmSyscall syscalls[] = {
   SC (copy_file_range, "copy_file_range", COPIES, FD, IGN, FD2, IGN, COUNT, IGN),
   SC (sendfile, "sendfile64", COPIES, FD2, FD, IGN, COUNT),
   SC (splice, "splice", COPIES, FD, IGN, FD2, IGN, COUNT, FM_ARG_SPLICE_FLAGS),
-  SC (mmap, "mmap", T0, IGN, LEN, FM_ARG_MMAP_PROT, FM_ARG_MMAP_FLAGS, FD, OFF),
+  SC (mmap, "mmap", FM_TRAIT_RESULT_ADDRESS, IGN, LEN, FM_ARG_MMAP_PROT, FM_ARG_MMAP_FLAGS, FD, OFF),
   SC (fsync, "fsync", T0, FD),
   SC (fdatasync, "fdatasync", T0, FD),
   SC (sync_file_range, "sync_file_range", T0, FD, OFF, LEN, FM_ARG_SYNC_RANGE_FLAGS),
@@ -345,11 +345,18 @@ fm_errno_from_name (const char *name)
 }
 
 const char *
-fm_result_format (gint64 result,
+fm_result_format (guint  syscall_nr,
+                  gint64 result,
                   char   buf[32])
 {
+  const FmSyscall *sc = fm_syscall_by_nr (syscall_nr);
   const char *name = NULL;
 
+  if (result >= 0 && sc != NULL && (sc->traits & FM_TRAIT_RESULT_ADDRESS) != 0)
+    {
+      g_snprintf (buf, 32, "0x%" G_GINT64_MODIFIER "x", (guint64) result);
+      return buf;
+    }
   if (result < 0 && result >= -G_MAXINT)
     name = fm_errno_name ((int) -result);
   if (name != NULL)

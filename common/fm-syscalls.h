@@ -86,6 +86,8 @@ typedef enum {
   FM_TRAIT_WRITES_PATH2 = 1 << 6,
   /* a success returns how many bytes it moved */
   FM_TRAIT_RESULT_BYTES = 1 << 7,
+  /* a success returns an address, shown in hex as strace shows it (mmap) */
+  FM_TRAIT_RESULT_ADDRESS = 1 << 8,
 } FmSyscallTraits;
 
 #define FM_SYSCALL_MAX_ARGS 6
@@ -173,8 +175,9 @@ void fm_syscall_format_detail (const FmSyscall *sc,
 const char *fm_errno_name (int errnum);
 int fm_errno_from_name (const char *name);
 
-/* The result as shown to users: "3", "0", "-ENOENT" (or "-1234" for an unknown errno);
- * into buf, which must hold 32 bytes. */
-const char *fm_result_format (gint64 result, char buf[32]);
+/* The result of a call of @syscall_nr as shown to users: "3", "0", "-ENOENT" (or "-1234"
+ * for an unknown errno), "0x7f3a2c000000" for a call that returns an address; into buf,
+ * which must hold 32 bytes. */
+const char *fm_result_format (guint syscall_nr, gint64 result, char buf[32]);
 
 G_END_DECLS

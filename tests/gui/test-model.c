@@ -14,6 +14,7 @@
 #include "fmv-event-list.h"
 #include "fmv-filter-complete.h"
 #include "fmv-filter-term.h"
+#include "fmv-gaps.h"
 #include "fmv-highlights.h"
 #include "fmv-row.h"
 #include "fmv-store.h"
@@ -728,6 +729,43 @@ test_list_finds_failures_both_ways (void)
   g_assert_false (fmv_event_list_find_failure (list, G_MAXUINT, TRUE, &position));
 }
 
+/* Find: the next and previous rows, in the order shown, that a word or a filter
+ * expression takes, and the list still shows every row. */
+static void
+test_list_find_match (void)
+{
+  g_autoptr(FmvStore) store = store_with (3000);
+  g_autoptr(FmvEventList) list = fmv_event_list_new (store);
+  g_autoptr(FmFilter) failed = fm_filter_new ("errno=EACCES", NULL);
+  g_autoptr(FmFilter) word = fm_filter_new ("eacces", NULL);
+  guint position = G_MAXUINT, previous = G_MAXUINT, count = 0, expected = 0;
+
+  fmv_event_list_set_sort (list, FMV_COLUMN_TIME, TRUE);   /* newest first */
+  fmv_event_list_wait (list);
+  for (guint p = 0; p < 3000; p++)
+    expected += row_matches (store, fmv_event_list_get_row (list, p), "errno=EACCES");
+  g_assert_cmpuint (expected, >, 10);
+
+  while (fmv_event_list_find_match (list, failed, position, TRUE, &position))
+    {
+      g_assert_true (previous == G_MAXUINT || position > previous);
+      g_assert_true (row_matches (store, fmv_event_list_get_row (list, position), "errno=EACCES"));
+      for (guint p = previous == G_MAXUINT ? 0 : previous + 1; p < position; p++)
+        g_assert_false (row_matches (store, fmv_event_list_get_row (list, p), "errno=EACCES"));
+      previous = position;
+      count++;
+    }
+  g_assert_cmpuint (count, ==, expected);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 3000);
+
+  /* backwards from the last one found, and a bare word the same way */
+  g_assert_true (fmv_event_list_find_match (list, word, G_MAXUINT, FALSE, &position));
+  g_assert_cmpuint (position, ==, previous);
+  g_assert_true (fmv_event_list_find_match (list, failed, position, FALSE, &position));
+  g_assert_cmpuint (position, <, previous);
+  g_assert_false (fmv_event_list_find_match (list, failed, 0, FALSE, &position));
+}
+
 static void
 test_list_find_row_maps_back (void)
 {
@@ -851,6 +889,44 @@ test_list_resetting_comes_before_the_rows_change (void)
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), ==, 0);
 }
 
+/* ---- missed events ---------------------------------------------------------------------- */
+
+/* Save counts only the misses between the first and the last event it wrote: after a
+ * Clear, millions missed earlier are not missing from the file. */
+static void
+test_gaps_counted_within_the_saved_range (void)
+{
+  g_autoptr(FmvGaps) gaps = fmv_gaps_new ();
+
+  fmv_gaps_add (gaps, 100, 7700000);          /* long before what is saved */
+  fmv_gaps_add (gaps, 8000000, 5);
+  fmv_gaps_add (gaps, 8000005, 5);            /* continues the last run: merged */
+  fmv_gaps_add (gaps, 8000100, 3);
+  g_assert_cmpuint (fmv_gaps_get_n_runs (gaps), ==, 3);
+
+  g_assert_cmpuint (fmv_gaps_count_within (gaps, 7900000, 8000200), ==, 13);
+  g_assert_cmpuint (fmv_gaps_count_within (gaps, 8000003, 8000101), ==, 9);  /* parts of runs */
+  g_assert_cmpuint (fmv_gaps_count_within (gaps, 8000010, 8000099), ==, 0);
+  g_assert_cmpuint (fmv_gaps_count_within (gaps, 1, 8000200), ==, 7700013);
+  g_assert_cmpuint (fmv_gaps_count_within (gaps, 100, 100), ==, 1);
+  g_assert_cmpuint (fmv_gaps_count_within (gaps, 0, 99), ==, 0);
+  /* a count reaching past the last number does not wrap around */
+  fmv_gaps_add (gaps, G_MAXUINT64 - 1, G_MAXUINT64);
+  g_assert_cmpuint (fmv_gaps_count_within (gaps, G_MAXUINT64 - 10, G_MAXUINT64), ==, 2);
+
+  fmv_gaps_forget_before (gaps, 8000003);     /* keeps the run holding it */
+  g_assert_cmpuint (fmv_gaps_get_n_runs (gaps), ==, 3);
+  g_assert_cmpuint (fmv_gaps_count_within (gaps, 1, 8000200), ==, 13);
+  fmv_gaps_forget_before (gaps, 8000103);
+  g_assert_cmpuint (fmv_gaps_get_n_runs (gaps), ==, 1);
+  fmv_gaps_forget_before (gaps, G_MAXUINT64);
+  g_assert_cmpuint (fmv_gaps_get_n_runs (gaps), ==, 1);       /* it holds the last number */
+  fmv_gaps_forget_before (gaps, 0);
+  g_assert_cmpuint (fmv_gaps_get_n_runs (gaps), ==, 1);
+  fmv_gaps_clear (gaps);
+  g_assert_cmpuint (fmv_gaps_count_within (gaps, 0, G_MAXUINT64), ==, 0);
+}
+
 /* ---- capture files ---------------------------------------------------------------------- */
 
 static void
@@ -861,12 +937,14 @@ save_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   *out = g_object_ref (result);
 }
 
-/* Runs a save to the end; returns what fmv_capture_save_finish() says. */
+/* Runs a save to the end; returns what fmv_capture_save_finish() says, and in @seqs
+ * (unless NULL) the lowest and highest sequence numbers written. */
 static gboolean
 save_rows (FmvStore  *store,
            GArray    *rows,
            int        fd,
            guint64   *written,
+           guint64    seqs[2],
            GError   **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
@@ -874,6 +952,8 @@ save_rows (FmvStore  *store,
   fmv_capture_save_async (store, rows, fd, FM_FORMAT_JSONL, NULL, save_done_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
+  if (seqs != NULL)
+    g_assert_true (fmv_capture_save_get_seq_range (result, &seqs[0], &seqs[1]));
   return fmv_capture_save_finish (result, written, error);
 }
 
@@ -895,7 +975,7 @@ test_capture_round_trip (void)
 
   fd = g_file_open_tmp ("fmv-test-XXXXXX.jsonl", &path, &error);
   g_assert_no_error (error);
-  g_assert_true (save_rows (store, NULL, fd, &written, &error));
+  g_assert_true (save_rows (store, NULL, fd, &written, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (written, ==, 3001);
 
@@ -926,7 +1006,7 @@ test_capture_saves_the_rows_shown (void)
   g_autoptr(GFile) file = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *path = NULL;
-  guint64 written = 0;
+  guint64 written = 0, seqs[2], lowest = G_MAXUINT64, highest = 0;
   int fd;
 
   g_assert_true (fmv_event_list_set_filter (list, "result<0", NULL));
@@ -939,9 +1019,21 @@ test_capture_saves_the_rows_shown (void)
 
   fd = g_file_open_tmp ("fmv-test-XXXXXX.jsonl", &path, &error);
   g_assert_no_error (error);
-  g_assert_true (save_rows (store, rows, fd, &written, &error));
+  g_assert_true (save_rows (store, rows, fd, &written, seqs, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (written, ==, rows->len);
+  /* the range Save's missed-events count is taken over, whatever the list's order */
+  for (guint i = 0; i < rows->len; i++)
+    {
+      FmvStoreEvent stored;
+      guint64 seq = fmv_store_get_event (store, g_array_index (rows, guint32, i), &stored)->seq;
+
+      lowest = MIN (lowest, seq);
+      highest = MAX (highest, seq);
+    }
+  g_assert_cmpuint (seqs[0], ==, lowest);
+  g_assert_cmpuint (seqs[1], ==, highest);
+  g_assert_cmpuint (seqs[0], <, seqs[1]);
 
   file = g_file_new_for_path (path);
   back = fmv_capture_load (file, 0, NULL, NULL, NULL, &error);
@@ -968,7 +1060,7 @@ test_capture_save_reports_short_writes (void)
   int fd = open ("/dev/full", O_WRONLY | O_CLOEXEC);
 
   g_assert_cmpint (fd, >=, 0);
-  g_assert_false (save_rows (store, NULL, fd, &written, &error));
+  g_assert_false (save_rows (store, NULL, fd, &written, NULL, &error));
   g_assert_nonnull (error);
   g_assert_cmpuint (written, <, 3000);
   g_assert_nonnull (strstr (error->message, count));
@@ -1345,6 +1437,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/viewer/list/sorts-by-every-column-and-merges-new-rows", test_list_sorts_by_every_column_and_merges_new_rows);
   g_test_add_func ("/viewer/list/finds-failures-both-ways", test_list_finds_failures_both_ways);
   g_test_add_func ("/viewer/list/find-row-maps-back", test_list_find_row_maps_back);
+  g_test_add_func ("/viewer/list/find-selects-matches-both-ways-without-filtering", test_list_find_match);
   g_test_add_func ("/viewer/list/set-store-replaces-rows", test_list_set_store_replaces_rows);
   g_test_add_func ("/viewer/list/resetting-comes-before-the-rows-change",
                    test_list_resetting_comes_before_the_rows_change);
@@ -1352,6 +1445,8 @@ main (int argc, char *argv[])
                    test_row_shows_duration_user_tid_ppid_and_process);
   g_test_add_func ("/viewer/capture/round-trip", test_capture_round_trip);
   g_test_add_func ("/viewer/capture/saves-the-rows-shown", test_capture_saves_the_rows_shown);
+  g_test_add_func ("/viewer/capture/missed-counted-only-within-the-saved-range",
+                   test_gaps_counted_within_the_saved_range);
   g_test_add_func ("/viewer/capture/save-reports-short-writes", test_capture_save_reports_short_writes);
   g_test_add_func ("/viewer/capture/skips-and-counts-bad-lines", test_capture_skips_and_counts_bad_lines);
   g_test_add_func ("/viewer/capture/refuses-other-files", test_capture_refuses_other_files);

@@ -16,7 +16,7 @@ wait_for_log "$tmp" "copied row: .*openat.*$first_path" 60
 copied=$(sed -n 's/.*filemon-viewer-DEBUG: [0-9:.]*: copied row: //p' "$tmp/viewer.log" | tail -n 1)
 
 # The clipboard holds it: paste it into the filter entry.
-viewer_key ctrl+f
+viewer_key ctrl+k
 viewer_key ctrl+v
 wait_for_log "$tmp" "filter entry: $(printf '%s' "$copied" | sed 's/[][\\.*^$]/\\&/g')$" 60
 stop_viewer

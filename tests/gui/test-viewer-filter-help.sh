@@ -22,7 +22,7 @@ click_until 1193 $((152 + 11 * 34)) "filter entry: errno=EACCES$" 60
 wait_for_log "$tmp" "list shows $n_eacces of 300 events" 60
 
 # Enter in the filter entry keeps a filter among the recent ones, newest first.
-viewer_key ctrl+f
+viewer_key ctrl+k
 viewer_key Return
 wait_for_log "$tmp" "recent filters: errno=EACCES$" 60
 viewer_key ctrl+a
@@ -37,7 +37,7 @@ stop_viewer
 : > "$tmp/viewer.log"
 start_viewer "$tmp" root "$tmp/capture.jsonl"
 wait_for_log "$tmp" "filter help: 15 fields, 2 recent filters" 60
-viewer_key ctrl+f
+viewer_key ctrl+k
 viewer_key ctrl+a
 xdotool type --delay 20 'path~"\.so"'
 viewer_key Return
@@ -46,7 +46,7 @@ stop_viewer
 : > "$tmp/viewer.log"
 start_viewer "$tmp" root "$tmp/capture.jsonl"
 wait_for_log "$tmp" "filter help: 15 fields, 3 recent filters" 60
-viewer_key ctrl+f
+viewer_key ctrl+k
 viewer_key ctrl+a
 xdotool type --delay 20 'pid=1'
 viewer_key Return

@@ -33,7 +33,7 @@ wait_for_log "$tmp" 'hide monitor: off' 60
 wait_for_log "$tmp" "list shows 3000 of 3000 events" 60
 
 # The user's filter alone, then with the hiding again.
-viewer_key ctrl+f
+viewer_key ctrl+k
 xdotool type --delay 20 'result<0'
 wait_for_log "$tmp" "list shows $n_failed of 3000 events" 60
 viewer_key ctrl+h

@@ -19,7 +19,7 @@ start_viewer "$tmp" root "$tmp/capture.jsonl"
 wait_for_log "$tmp" "list shows 3000 of 3000 events" 60
 wait_for_window "$tmp" save-start 60
 
-viewer_key ctrl+f
+viewer_key ctrl+k
 xdotool type --delay 20 'result<0'
 wait_for_log "$tmp" "list shows $n_failed of 3000 events" 60
 

@@ -22,15 +22,15 @@ static const char *const filters[] = {
   "detail~O_CREAT", "detail~o_creat", "detail='O_RDONLY|O_CLOEXEC'", "detail=*0644",
   "syscall=open*", "syscall=read", "syscall!=close", "syscall~^re", "eacces",
   "enoent or 1234", "result<0 and shadow", "(comm=bash or comm=sshd) and not path~passwd",
-  "errno=EACCES and shadow", "42", "-2", "/^4/", "/[0-9]{4}/", "/655/", "/^(0|3)$/", "not (etc or comm=Xorg) and (path=*.txt or detail~count)",
+  "errno=EACCES and shadow", "42", "-2", "/^4/", "/[0-9]{4}/", "/655/", "/^(0|3)$/", "7f3a", "0x7f3a2c001000", "/^0x/", "not (etc or comm=Xorg) and (path=*.txt or detail~count)",
 };
 
 static const char *const comms[] = { "sshd", "Xorg", "NetworkManager", "bash", "shadowd", "a\xff\x62" };
 static const char *const dirs[] = { "/etc", "/ETC", "/usr/lib", "/home/alice/Shadow files", "/tmp/x\xff", "/etcetera" };
 static const char *const files[] = { "shadow", "passwd", "libc.so.6", "libglib-2.0.so.0", "SHADOW.bak", "notes.txt" };
 static const char *const details[] = { "", "O_RDONLY|O_CLOEXEC", "O_WRONLY|O_CREAT, 0644", "fd=3 count=4096" };
-static const guint16 syscalls[] = { 257, 0, 316, 3, 87, 59 };   /* openat read renameat2 close unlink execve */
-static const gint64 results[] = { -2, -13, -1, 0, 3, 4096, -9999 };
+static const guint16 syscalls[] = { 257, 0, 316, 3, 87, 59, 9 };   /* openat read renameat2 close unlink execve mmap */
+static const gint64 results[] = { -2, -13, -1, 0, 3, 4096, -9999, 0x7f3a2c001000 };
 static const guint32 pids[] = { 1, 42, 1234, 65534 };
 
 typedef struct {

@@ -144,6 +144,12 @@ test_anywhere_result_text (void)
   e.result = -2;
   g_assert_true (matches ("enoent", &e));
   g_assert_true (matches ("/-ENOENT/", &e));
+  /* an address as shown, in hex */
+  e.syscall_nr = fm_syscall_by_name ("mmap")->nr;
+  e.result = 0x7f3a2c001000;
+  g_assert_true (matches ("0x7f3a2c001000", &e));
+  g_assert_true (matches ("7f3a2c", &e));
+  g_assert_true (matches ("/^0x7f/", &e));
 }
 
 static void

@@ -93,53 +93,58 @@ test_text_line (void)
   g_assert_cmpstr (out->str, ==, expected);
 }
 
+/* @e as syscall @name with these strings ends its text line with @tail. */
+static void
+assert_text_tail (FmEvent    *e,
+                  const char *name,
+                  const char *comm,
+                  const char *path,
+                  const char *path2,
+                  const char *detail,
+                  const char *tail)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  e->syscall_nr = nr_of (name);
+  fm_event_set_strings (e, comm, path, path2, detail);
+  fm_format_event (FM_FORMAT_TEXT, e, out);
+  if (!g_str_has_suffix (out->str, tail))
+    g_error ("%s: the text line is %s", name, out->str);
+}
+
 static void
 test_text_two_paths_and_success (void)
 {
   FmEvent e = sample_event ();
-  g_autoptr(GString) out = g_string_new (NULL);
 
-  e.syscall_nr = nr_of ("renameat2");
   e.result = 0;
   e.duration_ns = 0;
-  fm_event_set_strings (&e, "mv", "/a", "/b", "RENAME_NOREPLACE");
-  fm_format_event (FM_FORMAT_TEXT, &e, out);
-  g_assert_true (g_str_has_suffix (out->str, " renameat2(\"/a\", \"/b\", RENAME_NOREPLACE) = 0\n"));
+  assert_text_tail (&e, "renameat2", "mv", "/a", "/b", "RENAME_NOREPLACE",
+                    " renameat2(\"/a\", \"/b\", RENAME_NOREPLACE) = 0\n");
 
   /* no path, no detail: empty parentheses; an unknown errno is a number */
-  g_string_truncate (out, 0);
   e.result = -4000;
-  fm_event_set_strings (&e, "x", NULL, NULL, NULL);
-  fm_format_event (FM_FORMAT_TEXT, &e, out);
-  g_assert_true (g_str_has_suffix (out->str, " renameat2() = -4000\n"));
+  assert_text_tail (&e, "renameat2", "x", NULL, NULL, NULL, " renameat2() = -4000\n");
+
+  /* mmap returns an address: hex, as strace shows it */
+  e.result = 0x7f3a2c001000;
+  assert_text_tail (&e, "mmap", "cc1", "/usr/lib/libc.so.6", "", "",
+                    " mmap(\"/usr/lib/libc.so.6\") = 0x7f3a2c001000\n");
 
   /* symlink (target, linkpath), as the man page and strace write it; the event's path is
    * the link created, path2 the target */
-  g_string_truncate (out, 0);
-  e.syscall_nr = nr_of ("symlinkat");
   e.result = 0;
-  fm_event_set_strings (&e, "ln", "/d/link", "../target", "");
-  fm_format_event (FM_FORMAT_TEXT, &e, out);
-  g_assert_true (g_str_has_suffix (out->str, " symlinkat(\"../target\", \"/d/link\") = 0\n"));
-  g_string_truncate (out, 0);
-  e.syscall_nr = nr_of ("symlink");
-  fm_event_set_strings (&e, "ln", "/d/link", "", "");
-  fm_format_event (FM_FORMAT_TEXT, &e, out);
-  g_assert_true (g_str_has_suffix (out->str, " symlink(\"/d/link\") = 0\n"));
+  assert_text_tail (&e, "symlinkat", "ln", "/d/link", "../target", "",
+                    " symlinkat(\"../target\", \"/d/link\") = 0\n");
+  assert_text_tail (&e, "symlink", "ln", "/d/link", "", "", " symlink(\"/d/link\") = 0\n");
 
   /* mount (source, target) and sendfile (out_fd, in_fd) likewise: path is the mount point
    * and the file read, path2 the source and the file written */
-  g_string_truncate (out, 0);
-  e.syscall_nr = nr_of ("mount");
-  fm_event_set_strings (&e, "mount", "/mnt", "tmpfs", "\"tmpfs\", MS_NOSUID");
-  fm_format_event (FM_FORMAT_TEXT, &e, out);
-  g_assert_true (g_str_has_suffix (out->str, " mount(\"tmpfs\", \"/mnt\", \"tmpfs\", MS_NOSUID) = 0\n"));
-  g_string_truncate (out, 0);
-  e.syscall_nr = nr_of ("sendfile");
+  assert_text_tail (&e, "mount", "mount", "/mnt", "tmpfs", "\"tmpfs\", MS_NOSUID",
+                    " mount(\"tmpfs\", \"/mnt\", \"tmpfs\", MS_NOSUID) = 0\n");
   e.result = 8;
-  fm_event_set_strings (&e, "cp", "/in", "/out", "fd2=5, fd=3, count=8");
-  fm_format_event (FM_FORMAT_TEXT, &e, out);
-  g_assert_true (g_str_has_suffix (out->str, " sendfile(\"/out\", \"/in\", fd2=5, fd=3, count=8) = 8\n"));
+  assert_text_tail (&e, "sendfile", "cp", "/in", "/out", "fd2=5, fd=3, count=8",
+                    " sendfile(\"/out\", \"/in\", fd2=5, fd=3, count=8) = 8\n");
 }
 
 /* One line, only printable characters, valid UTF-8: nothing reaches a terminal raw. */
@@ -740,7 +745,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/format/names-and-csv-header", test_names);
   g_test_add_func ("/format/text/strace-like-line", test_text_line);
-  g_test_add_func ("/format/text/two-paths-no-duration-unknown-errno", test_text_two_paths_and_success);
+  g_test_add_func ("/format/text/two-paths-no-duration-unknown-errno-mmap-hex", test_text_two_paths_and_success);
   g_test_add_func ("/format/text/hostile-strings-stay-one-printable-line", test_text_hostile);
   g_test_add_func ("/format/text/c-escapes", test_text_escapes);
   g_test_add_func ("/format/jsonl/every-field-in-order", test_jsonl_line);

@@ -446,16 +446,23 @@ test_errno_round_trip (void)
 static void
 test_result_format (void)
 {
+  guint nr_open = fm_syscall_by_name ("openat")->nr;
+  guint nr_mmap = fm_syscall_by_name ("mmap")->nr;
   char buf[32];
 
-  g_assert_cmpstr (fm_result_format (3, buf), ==, "3");
-  g_assert_cmpstr (fm_result_format (0, buf), ==, "0");
-  g_assert_cmpstr (fm_result_format (-ENOENT, buf), ==, "-ENOENT");
-  g_assert_cmpstr (fm_result_format (-EACCES, buf), ==, "-EACCES");
-  g_assert_cmpstr (fm_result_format (-1234, buf), ==, "-1234");
-  g_assert_cmpstr (fm_result_format (-41, buf), ==, "-41");
-  g_assert_cmpstr (fm_result_format (G_MININT64, buf), ==, "-9223372036854775808");
-  g_assert_cmpstr (fm_result_format (G_MAXINT64, buf), ==, "9223372036854775807");
+  g_assert_cmpstr (fm_result_format (nr_open, 3, buf), ==, "3");
+  g_assert_cmpstr (fm_result_format (nr_open, 0, buf), ==, "0");
+  g_assert_cmpstr (fm_result_format (nr_open, -ENOENT, buf), ==, "-ENOENT");
+  g_assert_cmpstr (fm_result_format (nr_open, -EACCES, buf), ==, "-EACCES");
+  g_assert_cmpstr (fm_result_format (nr_open, -1234, buf), ==, "-1234");
+  g_assert_cmpstr (fm_result_format (nr_open, -41, buf), ==, "-41");
+  g_assert_cmpstr (fm_result_format (nr_open, G_MININT64, buf), ==, "-9223372036854775808");
+  g_assert_cmpstr (fm_result_format (nr_open, G_MAXINT64, buf), ==, "9223372036854775807");
+  /* an address in hex, as strace shows it; a failed mmap is still its errno */
+  g_assert_cmpstr (fm_result_format (nr_mmap, 0x7f3a2c001000, buf), ==, "0x7f3a2c001000");
+  g_assert_cmpstr (fm_result_format (nr_mmap, 0, buf), ==, "0x0");
+  g_assert_cmpstr (fm_result_format (nr_mmap, -ENOMEM, buf), ==, "-ENOMEM");
+  g_assert_cmpstr (fm_result_format (nr_mmap, G_MAXINT64, buf), ==, "0x7fffffffffffffff");
 }
 
 /* The detail of @name for these raw arguments and strings. */
@@ -678,7 +685,7 @@ main (int argc, char **argv)
   g_test_add_func ("/syscalls/decode/at-access-rename-xattr-resolve", test_decode_at_and_other_flags);
   g_test_add_func ("/syscalls/decode/statx-mask", test_decode_statx_mask);
   g_test_add_func ("/syscalls/errno/round-trip-matches-glibc", test_errno_round_trip);
-  g_test_add_func ("/syscalls/errno/result-format", test_result_format);
+  g_test_add_func ("/syscalls/errno/result-format-mmap-in-hex", test_result_format);
   g_test_add_func ("/syscalls/detail/decoded-arguments", test_detail_decoded_arguments);
   g_test_add_func ("/syscalls/detail/strings-escaped", test_detail_strings);
   g_test_add_func ("/syscalls/detail/read-write-sync-lock-map-watch", test_detail_data_calls);
