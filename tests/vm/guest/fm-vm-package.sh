@@ -25,8 +25,9 @@ stap_modules() { awk '$1 ~ /^stap_/ { print $1 }' /proc/modules; }
 # a module build too: stap's make and compiler
 capture_processes() { pgrep -x -l 'filemond|stap|staprun|stapio|make|gcc|cc1' || true; }
 
-# precompile_ran: the precompile unit's last run, once settled, was what it must be here: skipped by its conditions where SystemTap cannot build (bookworm), else a
-# success that left a module in filemond's cache
+# precompile_ran: the precompile unit's last run, once settled, was what it must be here:
+# skipped by its conditions where SystemTap cannot build (bookworm), else a success that
+# left a module in filemond's cache
 precompile_ran() {
   wait_until "$HANG" precompile_settled || fail "filemond-precompile still running after $HANG s"
   if stap_buildable; then
