@@ -5,9 +5,9 @@
  *
  * A test on a text (a bare word's substring search, a glob, a regex, an exact compare, a
  * path prefix) depends on the string alone, so its verdict is decided the first time a
- * string id comes and read back for every later row naming it: a bare word no longer
- * searches every text of every row. fm_filter_match() stays as it was for those that have
- * events but no ids (filemond, filemonctl): the memo is a side table the caller makes,
+ * string id comes and read back for every later row naming it, so that a bare word does
+ * not search every text of every row. fm_filter_match() serves those that have events but
+ * no ids (filemond, filemonctl): the memo is a side table the caller makes,
  * one byte per (text test, id), and the compiled filter, shared and immutable, is not
  * touched.
  *
