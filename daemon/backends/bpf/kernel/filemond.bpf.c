@@ -55,14 +55,15 @@
 /* resolve_path() of the task's cwd alone */
 #define SRC_CWD 0x40
 
-/* Kernel pointers are followed with plain loads on BTF-typed pointers (the verifier turns
- * them into fault-safe loads), a third of what bpf_probe_read_kernel costs a path
- * component (bench/README.md, "A captured event's BPF time"). A pointer that arrives as a number (read from an array, or
- * computed) gets its type back with bpf_rdonly_cast (6.2+). 6.1 has no such kfunc, and a
- * weak one cannot stand in (libbpf 1.1 has no bpf_ksym_exists, and 6.1's verifier refuses
- * a call of an unresolved kfunc even as dead code), so the program is also built with
- * FMD_BPF_COMPAT: there such pointers stay numbers and KREAD follows them with
- * bpf_probe_read_kernel. KREAD is for every load whose pointer may have come from TYPED. */
+/* Kernel pointers are followed with plain loads on BTF-typed pointers (the verifier
+ * turns them into fault-safe loads), a third of what bpf_probe_read_kernel costs a path
+ * component (bench/README.md, "A captured event's BPF time"). A pointer that arrives as
+ * a number (read from an array, or computed) gets its type back with bpf_rdonly_cast
+ * (6.2+). 6.1 has no such kfunc, and a weak one cannot stand in (libbpf 1.1 has no
+ * bpf_ksym_exists, and 6.1's verifier refuses a call of an unresolved kfunc even as
+ * dead code), so the program is also built with FMD_BPF_COMPAT: there such pointers
+ * stay numbers and KREAD follows them with bpf_probe_read_kernel. KREAD is for every
+ * load whose pointer may have come from TYPED. */
 #ifdef FMD_BPF_COMPAT
 #define TYPED(type, ptr) ((struct type *) (ptr))
 #define KREAD(ptr, field) BPF_CORE_READ ((ptr), field)
