@@ -274,6 +274,35 @@ fm_arg_kind_text (FmArgKind kind)
     }
 }
 
+gboolean
+fm_syscall_struct_and_string (const FmSyscall *sc,
+                              guint           *struct_arg,
+                              guint           *string_arg)
+{
+  gboolean has_struct = FALSE, has_string = FALSE;
+
+  g_return_val_if_fail (sc != NULL, FALSE);
+  for (guint i = 0; i < sc->n_args && i < FM_SYSCALL_MAX_ARGS; i++)
+    switch (fm_arg_kind_text (sc->args[i]))
+      {
+      case FM_ARG_TEXT_STRUCT:
+        has_struct = TRUE;
+        if (struct_arg != NULL)
+          *struct_arg = i;
+        break;
+      case FM_ARG_TEXT_STRING:
+        has_string = TRUE;
+        if (string_arg != NULL)
+          *string_arg = i;
+        break;
+      case FM_ARG_TEXT_ARGV:
+      case FM_ARG_TEXT_NONE:
+      default:
+        break;
+      }
+  return has_struct && has_string;
+}
+
 #define K_MAP_ANONYMOUS 0x20
 
 guint64

@@ -142,6 +142,13 @@ typedef enum {
 
 FmArgText fm_arg_kind_text (FmArgKind kind);
 
+/* Whether @sc carries both a struct and a short string beyond its registers (setxattrat:
+ * struct xattr_args and the name), and at which argument indexes. A backend with one
+ * text field per record (stap) writes the struct's three words, a space, then the string. */
+gboolean fm_syscall_struct_and_string (const FmSyscall *sc,
+                                       guint           *struct_arg,
+                                       guint           *string_arg);
+
 /* The bits of an argument of @kind that make the call touch no file, so that a backend
  * does not capture it (MAP_ANONYMOUS for mmap's flags); 0 for most kinds. */
 guint64 fm_arg_kind_skip_bits (FmArgKind kind);
