@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 
 #include "filemonctl-common.h"
 #include "fm-escape.h"
 #include "fm-names.h"
 #include "fm-syscalls.h"
+#include "fm-syscalls-kernel.h"
 
 /* Each value of a repeatable option may itself be a comma-separated list. */
 static GPtrArray *
@@ -43,14 +45,28 @@ parse_id (const char *text, guint32 *out)
   return TRUE;
 }
 
+/* One name a line; a call the running kernel lacks is marked, as a capture of it would
+ * see nothing (both backends skip it there). */
 static void
 print_syscalls (void)
 {
   guint n;
   const FmSyscall *all = fm_syscalls_all (&n);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) present = fm_syscalls_in_kernel ("/proc/kallsyms", &error);
+  struct utsname u;
+  const char *release = uname (&u) == 0 ? u.release : "the running kernel";
 
+  if (present == NULL)
+    g_printerr ("filemonctl: cannot tell which of these kernel %s has: %s\n", release,
+                error->message);
   for (guint i = 0; i < n; i++)
-    printf ("%s\n", all[i].name);
+    {
+      if (present == NULL || g_hash_table_contains (present, all[i].kernel_name))
+        printf ("%s\n", all[i].name);
+      else
+        printf ("%s (not in kernel %s)\n", all[i].name, release);
+    }
 }
 
 /* --- waiting for the capture ------------------------------------------------------------
@@ -133,7 +149,7 @@ fmctl_cmd_start (int argc, char **argv)
     { "backend", 0, 0, G_OPTION_ARG_STRING, &backend,
       "Capture with this backend: auto (default), stap or bpf", "NAME" },
     { "syscalls", 0, 0, G_OPTION_ARG_STRING_ARRAY, &syscalls,
-      "Capture only these syscalls, comma-separated ('help' lists them)", "LIST" },
+      "Capture only these syscalls, comma-separated ('help' lists them, marking what this kernel lacks)", "LIST" },
     { "pid", 0, 0, G_OPTION_ARG_STRING_ARRAY, &pids,
       "Capture only this process (repeatable)", "PID" },
     { "follow-children", 0, 0, G_OPTION_ARG_NONE, &follow_children,

@@ -366,6 +366,111 @@ static const Flag umount_flags[] = {
 };
 FLAGS_DECODER (decode_umount_flags, umount_flags, "0")
 
+static const Flag close_range_flags[] = {
+  { 1u << 1, 0, "CLOSE_RANGE_UNSHARE" }, { 1u << 2, 0, "CLOSE_RANGE_CLOEXEC" },
+};
+FLAGS_DECODER (decode_close_range_flags, close_range_flags, "0")
+
+/* the mark's action (ADD, REMOVE, FLUSH) and its object (INODE 0, MOUNT, FILESYSTEM) */
+static const Flag fanotify_mark_flags[] = {
+  { 0x1, 0, "FAN_MARK_ADD" }, { 0x2, 0, "FAN_MARK_REMOVE" },
+  { 0x4, 0, "FAN_MARK_DONT_FOLLOW" }, { 0x8, 0, "FAN_MARK_ONLYDIR" },
+  { 0x10, 0, "FAN_MARK_MOUNT" }, { 0x20, 0, "FAN_MARK_IGNORED_MASK" },
+  { 0x40, 0, "FAN_MARK_IGNORED_SURV_MODIFY" }, { 0x80, 0, "FAN_MARK_FLUSH" },
+  { 0x100, 0, "FAN_MARK_FILESYSTEM" }, { 0x200, 0, "FAN_MARK_EVICTABLE" },
+  { 0x400, 0, "FAN_MARK_IGNORE" }, { 0x1000, 0, "FAN_MARK_MNTNS" },
+};
+FLAGS_DECODER (decode_fanotify_mark_flags, fanotify_mark_flags, "0")
+
+static const Flag fanotify_mask[] = {
+  { 0x1, 0, "FAN_ACCESS" }, { 0x2, 0, "FAN_MODIFY" }, { 0x4, 0, "FAN_ATTRIB" },
+  { 0x8, 0, "FAN_CLOSE_WRITE" }, { 0x10, 0, "FAN_CLOSE_NOWRITE" }, { 0x20, 0, "FAN_OPEN" },
+  { 0x40, 0, "FAN_MOVED_FROM" }, { 0x80, 0, "FAN_MOVED_TO" }, { 0x100, 0, "FAN_CREATE" },
+  { 0x200, 0, "FAN_DELETE" }, { 0x400, 0, "FAN_DELETE_SELF" }, { 0x800, 0, "FAN_MOVE_SELF" },
+  { 0x1000, 0, "FAN_OPEN_EXEC" }, { 0x4000, 0, "FAN_Q_OVERFLOW" }, { 0x8000, 0, "FAN_FS_ERROR" },
+  { 0x10000, 0, "FAN_OPEN_PERM" }, { 0x20000, 0, "FAN_ACCESS_PERM" },
+  { 0x40000, 0, "FAN_OPEN_EXEC_PERM" }, { 0x80000, 0, "FAN_PRE_ACCESS" },
+  { 0x1000000, 0, "FAN_MNT_ATTACH" }, { 0x2000000, 0, "FAN_MNT_DETACH" },
+  { 0x8000000, 0, "FAN_EVENT_ON_CHILD" }, { 0x10000000, 0, "FAN_RENAME" },
+  { 0x40000000, 0, "FAN_ONDIR" },
+};
+FLAGS_DECODER (decode_fanotify_mask, fanotify_mask, "0")
+
+/* open_tree takes some AT_* bits beside its own */
+static const Flag open_tree_flags[] = {
+  { 0x1, 0, "OPEN_TREE_CLONE" }, { 0x100, 0, "AT_SYMLINK_NOFOLLOW" },
+  { 0x800, 0, "AT_NO_AUTOMOUNT" }, { 0x1000, 0, "AT_EMPTY_PATH" }, { 0x8000, 0, "AT_RECURSIVE" },
+  { 02000000, 0, "OPEN_TREE_CLOEXEC" },
+};
+FLAGS_DECODER (decode_open_tree_flags, open_tree_flags, "0")
+
+static const Flag move_mount_flags[] = {
+  { 0x1, 0, "MOVE_MOUNT_F_SYMLINKS" }, { 0x2, 0, "MOVE_MOUNT_F_AUTOMOUNTS" },
+  { 0x4, 0, "MOVE_MOUNT_F_EMPTY_PATH" }, { 0x10, 0, "MOVE_MOUNT_T_SYMLINKS" },
+  { 0x20, 0, "MOVE_MOUNT_T_AUTOMOUNTS" }, { 0x40, 0, "MOVE_MOUNT_T_EMPTY_PATH" },
+  { 0x100, 0, "MOVE_MOUNT_SET_GROUP" }, { 0x200, 0, "MOVE_MOUNT_BENEATH" },
+};
+FLAGS_DECODER (decode_move_mount_flags, move_mount_flags, "0")
+
+static const Flag fsopen_flags[] = { { 0x1, 0, "FSOPEN_CLOEXEC" } };
+FLAGS_DECODER (decode_fsopen_flags, fsopen_flags, "0")
+
+static const Flag fsmount_flags[] = { { 0x1, 0, "FSMOUNT_CLOEXEC" } };
+FLAGS_DECODER (decode_fsmount_flags, fsmount_flags, "0")
+
+static const Flag fspick_flags[] = {
+  { 0x1, 0, "FSPICK_CLOEXEC" }, { 0x2, 0, "FSPICK_SYMLINK_NOFOLLOW" },
+  { 0x4, 0, "FSPICK_NO_AUTOMOUNT" }, { 0x8, 0, "FSPICK_EMPTY_PATH" },
+};
+FLAGS_DECODER (decode_fspick_flags, fspick_flags, "0")
+
+/* MOUNT_ATTR_RELATIME is 0 in the 3-bit atime field: a field of 0 is not named */
+static const Flag mount_attr_flags[] = {
+  { 0x1, 0, "MOUNT_ATTR_RDONLY" }, { 0x2, 0, "MOUNT_ATTR_NOSUID" }, { 0x4, 0, "MOUNT_ATTR_NODEV" },
+  { 0x8, 0, "MOUNT_ATTR_NOEXEC" }, { 0x10, 0x60, "MOUNT_ATTR_NOATIME" },
+  { 0x20, 0x50, "MOUNT_ATTR_STRICTATIME" }, { 0x80, 0, "MOUNT_ATTR_NODIRATIME" },
+  { 0x100000, 0, "MOUNT_ATTR_IDMAP" }, { 0x200000, 0, "MOUNT_ATTR_NOSYMFOLLOW" },
+};
+FLAGS_DECODER (decode_mount_attr_flags, mount_attr_flags, "0")
+
+/* Commands and advice are numbers, not flags: a name each, else the number in hex. */
+static void
+append_enum (GString           *out,
+             guint32            value,
+             const char *const *names,
+             gsize              n_names)
+{
+  if (value < n_names && names[value] != NULL)
+    g_string_append (out, names[value]);
+  else
+    g_string_append_printf (out, "0x%x", value);
+}
+
+static void
+decode_fadvice (GString *out,
+                guint64  advice)
+{
+  static const char *const names[] = {
+    "POSIX_FADV_NORMAL", "POSIX_FADV_RANDOM", "POSIX_FADV_SEQUENTIAL", "POSIX_FADV_WILLNEED",
+    "POSIX_FADV_DONTNEED", "POSIX_FADV_NOREUSE",
+  };
+
+  append_enum (out, (guint32) advice, names, G_N_ELEMENTS (names));
+}
+
+static void
+decode_fsconfig_cmd (GString *out,
+                     guint64  cmd)
+{
+  static const char *const names[] = {
+    "FSCONFIG_SET_FLAG", "FSCONFIG_SET_STRING", "FSCONFIG_SET_BINARY", "FSCONFIG_SET_PATH",
+    "FSCONFIG_SET_PATH_EMPTY", "FSCONFIG_SET_FD", "FSCONFIG_CMD_CREATE",
+    "FSCONFIG_CMD_RECONFIGURE", "FSCONFIG_CMD_CREATE_EXCL",
+  };
+
+  append_enum (out, (guint32) cmd, names, G_N_ELEMENTS (names));
+}
+
 static const char *const whence_names[] = {
   "SEEK_SET", "SEEK_CUR", "SEEK_END", "SEEK_DATA", "SEEK_HOLE",
 };
@@ -745,6 +850,58 @@ field_open_how (Detail     *d,
     field_decoded (d, fm_decode_resolve_flags, how[2]);
 }
 
+/* setxattrat's and getxattrat's struct xattr_args: value pointer, then size and flags (two
+ * u32 in the second word); the third word read is past its end. */
+static void
+field_xattr_args (Detail     *d,
+                  const char *text)
+{
+  guint64 w[3];
+
+  if (!parse_words (text, w))
+    {
+      field_printf (d, "args=?");
+      return;
+    }
+  field_printf (d, "size=%u", (guint32) w[1]);
+  if ((w[1] >> 32) != 0)
+    field_decoded (d, fm_decode_xattr_flags, w[1] >> 32);
+}
+
+/* "label=FLAGS" for a non-zero word of a struct */
+static void
+field_labelled (Detail     *d,
+                const char *label,
+                Decoder     decode,
+                guint64     value)
+{
+  gsize mark;
+
+  if (value == 0 || !field_open (d, &mark))
+    return;
+  g_string_append_printf (d->out, "%s=", label);
+  decode (d->out, value);
+  field_close (d, mark);
+}
+
+/* mount_setattr's struct mount_attr: what it sets, clears and the propagation (MS_*);
+ * the words left 0 are the ordinary call and not shown */
+static void
+field_mount_attr (Detail     *d,
+                  const char *text)
+{
+  guint64 w[3];
+
+  if (!parse_words (text, w))
+    {
+      field_printf (d, "attr=?");
+      return;
+    }
+  field_labelled (d, "attr_set", decode_mount_attr_flags, w[0]);
+  field_labelled (d, "attr_clr", decode_mount_attr_flags, w[1]);
+  field_labelled (d, "propagation", decode_mount_flags, w[2]);
+}
+
 /* uid_t/gid_t -1 means "leave unchanged": shown as -1, as chown(1) users know it. */
 static void
 field_id (Detail     *d,
@@ -780,6 +937,13 @@ sparse_decoder (FmArgKind kind)
     case FM_ARG_SPLICE_FLAGS: return decode_splice_flags;
     case FM_ARG_MOUNT_FLAGS: return decode_mount_flags;
     case FM_ARG_UMOUNT_FLAGS: return decode_umount_flags;
+    case FM_ARG_CLOSE_RANGE_FLAGS: return decode_close_range_flags;
+    case FM_ARG_OPEN_TREE_FLAGS: return decode_open_tree_flags;
+    case FM_ARG_MOVE_MOUNT_FLAGS: return decode_move_mount_flags;
+    case FM_ARG_FSOPEN_FLAGS: return decode_fsopen_flags;
+    case FM_ARG_FSMOUNT_FLAGS: return decode_fsmount_flags;
+    case FM_ARG_MOUNT_ATTR_FLAGS: return decode_mount_attr_flags;
+    case FM_ARG_FSPICK_FLAGS: return decode_fspick_flags;
     default: g_assert_not_reached ();
     }
 }
@@ -929,6 +1093,13 @@ fm_syscall_format_detail (const FmSyscall *sc,
         case FM_ARG_SPLICE_FLAGS:
         case FM_ARG_MOUNT_FLAGS:
         case FM_ARG_UMOUNT_FLAGS:
+        case FM_ARG_CLOSE_RANGE_FLAGS:
+        case FM_ARG_OPEN_TREE_FLAGS:
+        case FM_ARG_MOVE_MOUNT_FLAGS:
+        case FM_ARG_FSOPEN_FLAGS:
+        case FM_ARG_FSMOUNT_FLAGS:
+        case FM_ARG_MOUNT_ATTR_FLAGS:
+        case FM_ARG_FSPICK_FLAGS:
           /* flags whose absence is the ordinary call: shown only when set */
           if (v32 != 0)
             field_decoded (&d, sparse_decoder (sc->args[i]), v32);
@@ -941,6 +1112,40 @@ fm_syscall_format_detail (const FmSyscall *sc,
         case FM_ARG_ARGV:
           if (str != NULL)
             field_argv (&d, str);
+          break;
+        case FM_ARG_XATTR_ARGS:
+          if (str != NULL)
+            field_xattr_args (&d, str);
+          break;
+        case FM_ARG_MOUNT_ATTR:
+          if (str != NULL)
+            field_mount_attr (&d, str);
+          break;
+        case FM_ARG_FD_FIRST:
+          field_printf (&d, "first=%u", v32);
+          break;
+        case FM_ARG_FD_LAST:
+          field_printf (&d, "last=%u", v32);
+          break;
+        case FM_ARG_FANOTIFY_MARK_FLAGS:
+          field_decoded (&d, decode_fanotify_mark_flags, v32);
+          break;
+        case FM_ARG_FANOTIFY_MASK:
+          field_decoded (&d, decode_fanotify_mask, v);
+          break;
+        case FM_ARG_FADVICE:
+          field_decoded (&d, decode_fadvice, v32);
+          break;
+        case FM_ARG_FSCONFIG_CMD:
+          field_decoded (&d, decode_fsconfig_cmd, v32);
+          break;
+        case FM_ARG_FSCONFIG_KEY:
+          /* none (NULL) for a command; the kernel refuses an empty one */
+          if (str != NULL && str[0] != '\0')
+            field_string (&d, str, TRUE);
+          break;
+        case FM_ARG_FSCONFIG_AUX:
+          field_printf (&d, "aux=%d", (gint32) v32);
           break;
         case FM_ARG_NONE:
         case FM_ARG_PATH:

@@ -17,6 +17,27 @@
 #ifndef __NR_fchmodat2
 #define __NR_fchmodat2 452
 #endif
+#ifndef __NR_setxattrat
+#define __NR_setxattrat 463
+#endif
+#ifndef __NR_getxattrat
+#define __NR_getxattrat 464
+#endif
+#ifndef __NR_listxattrat
+#define __NR_listxattrat 465
+#endif
+#ifndef __NR_removexattrat
+#define __NR_removexattrat 466
+#endif
+#ifndef __NR_open_tree_attr
+#define __NR_open_tree_attr 467
+#endif
+#ifndef __NR_file_getattr
+#define __NR_file_getattr 468
+#endif
+#ifndef __NR_file_setattr
+#define __NR_file_setattr 469
+#endif
 
 /* --- the table --------------------------------------------------------------------------- */
 
@@ -64,6 +85,7 @@ static const FmSyscall syscalls[] = {
   SC (copy_file_range, "copy_file_range", COPIES, FD, IGN, FD2, IGN, COUNT, IGN),
   SC (sendfile, "sendfile64", COPIES, FD2, FD, IGN, COUNT),
   SC (splice, "splice", COPIES, FD, IGN, FD2, IGN, COUNT, FM_ARG_SPLICE_FLAGS),
+  SC (tee, "tee", COPIES, FD, FD2, COUNT, FM_ARG_SPLICE_FLAGS),
   SC (mmap, "mmap", FM_TRAIT_RESULT_ADDRESS, IGN, LEN, FM_ARG_MMAP_PROT, FM_ARG_MMAP_FLAGS, FD, OFF),
   SC (fsync, "fsync", T0, FD),
   SC (fdatasync, "fdatasync", T0, FD),
@@ -72,6 +94,12 @@ static const FmSyscall syscalls[] = {
   SC (fallocate, "fallocate", T0, FD, FM_ARG_FALLOC_MODE, OFF, LEN),
   SC (flock, "flock", T0, FD, FM_ARG_FLOCK_OP),
   SC (fcntl, "fcntl", T0, FD, FM_ARG_FCNTL_CMD, FM_ARG_FCNTL_ARG),
+  SC (fadvise64, "fadvise64", T0, FD, OFF, LEN, FM_ARG_FADVICE),
+  SC (readahead, "readahead", T0, FD, OFF, COUNT),
+  SC (close_range, "close_range", T0, FM_ARG_FD_FIRST, FM_ARG_FD_LAST, FM_ARG_CLOSE_RANGE_FLAGS),
+  /* the handle is opaque; open_by_handle_at's path is the mount fd's */
+  SC (name_to_handle_at, "name_to_handle_at", T0, DFD, P, IGN, IGN, FM_ARG_AT_FLAGS),
+  SC (open_by_handle_at, "open_by_handle_at", T0, FD, IGN, FM_ARG_OPEN_FLAGS),
   SC (stat, "newstat", T0, P, IGN),
   SC (lstat, "newlstat", T0, P, IGN),
   SC (fstat, "newfstat", T0, FD, IGN),
@@ -124,11 +152,34 @@ static const FmSyscall syscalls[] = {
   SC (removexattr, "removexattr", T0, P, FM_ARG_XATTR_NAME),
   SC (lremovexattr, "lremovexattr", T0, P, FM_ARG_XATTR_NAME),
   SC (fremovexattr, "fremovexattr", T0, FD, FM_ARG_XATTR_NAME),
+  /* the *at forms (6.13): value, size and flags in a struct xattr_args, whose size
+   * follows it (not shown) */
+  SC (setxattrat, "setxattrat", T0, DFD, P, FM_ARG_AT_FLAGS, FM_ARG_XATTR_NAME, FM_ARG_XATTR_ARGS, IGN),
+  SC (getxattrat, "getxattrat", T0, DFD, P, FM_ARG_AT_FLAGS, FM_ARG_XATTR_NAME, FM_ARG_XATTR_ARGS, IGN),
+  SC (listxattrat, "listxattrat", T0, DFD, P, FM_ARG_AT_FLAGS, IGN, FM_ARG_SIZE),
+  SC (removexattrat, "removexattrat", T0, DFD, P, FM_ARG_AT_FLAGS, FM_ARG_XATTR_NAME),
+  /* the inode flags of FS_IOC_FSGETXATTR by path (6.17); struct file_attr and its size */
+  SC (file_getattr, "file_getattr", T0, DFD, P, IGN, IGN, FM_ARG_AT_FLAGS),
+  SC (file_setattr, "file_setattr", T0, DFD, P, IGN, IGN, FM_ARG_AT_FLAGS),
   SC (inotify_add_watch, "inotify_add_watch", T0, FM_ARG_OTHER_FD, P, FM_ARG_INOTIFY_MASK),
   SC (inotify_rm_watch, "inotify_rm_watch", T0, FD, FM_ARG_WATCH),
+  /* a NULL path marks the dirfd's own file */
+  SC (fanotify_mark, "fanotify_mark", FM_TRAIT_NULL_PATH_IS_DIRFD, FM_ARG_OTHER_FD,
+      FM_ARG_FANOTIFY_MARK_FLAGS, FM_ARG_FANOTIFY_MASK, DFD, P),
   /* mount(source, target, ...): the mount point is the event's path, the source path2 */
   SC (mount, "mount", T0, FM_ARG_MOUNT_SOURCE, P, FM_ARG_FSTYPE, FM_ARG_MOUNT_FLAGS, IGN),
   SC (umount2, "umount", T0, P, FM_ARG_UMOUNT_FLAGS),
+  /* the mount API (5.2; mount_setattr 5.12, open_tree_attr 6.15): a file system context
+   * or a detached mount is an fd, its path what the kernel shows for it */
+  SC (open_tree, "open_tree", T0, DFD, P, FM_ARG_OPEN_TREE_FLAGS),
+  SC (open_tree_attr, "open_tree_attr", T0, DFD, P, FM_ARG_OPEN_TREE_FLAGS, FM_ARG_MOUNT_ATTR, IGN),
+  SC (move_mount, "move_mount", T0, DFD, P, DFD, P2, FM_ARG_MOVE_MOUNT_FLAGS),
+  SC (fsopen, "fsopen", T0, FM_ARG_FSTYPE, FM_ARG_FSOPEN_FLAGS),
+  /* the value's kind depends on the command: not shown */
+  SC (fsconfig, "fsconfig", T0, FD, FM_ARG_FSCONFIG_CMD, FM_ARG_FSCONFIG_KEY, IGN, FM_ARG_FSCONFIG_AUX),
+  SC (fsmount, "fsmount", T0, FD, FM_ARG_FSMOUNT_FLAGS, FM_ARG_MOUNT_ATTR_FLAGS),
+  SC (fspick, "fspick", T0, DFD, P, FM_ARG_FSPICK_FLAGS),
+  SC (mount_setattr, "mount_setattr", T0, DFD, P, FM_ARG_AT_FLAGS, FM_ARG_MOUNT_ATTR, IGN),
 };
 
 #undef A
@@ -208,15 +259,48 @@ fm_arg_kind_text (FmArgKind kind)
     {
     case FM_ARG_XATTR_NAME:
     case FM_ARG_FSTYPE:
+    case FM_ARG_FSCONFIG_KEY:
       return FM_ARG_TEXT_STRING;
     case FM_ARG_ARGV:
       return FM_ARG_TEXT_ARGV;
     case FM_ARG_OPEN_HOW:
     case FM_ARG_FCNTL_ARG:
+    case FM_ARG_MOUNT_ATTR:
+    /* 16 bytes, so the third word read is not its own: the decoder ignores it */
+    case FM_ARG_XATTR_ARGS:
       return FM_ARG_TEXT_STRUCT;
     default:
       return FM_ARG_TEXT_NONE;
     }
+}
+
+gboolean
+fm_syscall_struct_and_string (const FmSyscall *sc,
+                              guint           *struct_arg,
+                              guint           *string_arg)
+{
+  gboolean has_struct = FALSE, has_string = FALSE;
+
+  g_return_val_if_fail (sc != NULL, FALSE);
+  for (guint i = 0; i < sc->n_args && i < FM_SYSCALL_MAX_ARGS; i++)
+    switch (fm_arg_kind_text (sc->args[i]))
+      {
+      case FM_ARG_TEXT_STRUCT:
+        has_struct = TRUE;
+        if (struct_arg != NULL)
+          *struct_arg = i;
+        break;
+      case FM_ARG_TEXT_STRING:
+        has_string = TRUE;
+        if (string_arg != NULL)
+          *string_arg = i;
+        break;
+      case FM_ARG_TEXT_ARGV:
+      case FM_ARG_TEXT_NONE:
+      default:
+        break;
+      }
+  return has_struct && has_string;
 }
 
 #define K_MAP_ANONYMOUS 0x20

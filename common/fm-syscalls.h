@@ -59,6 +59,23 @@ typedef enum {
   FM_ARG_MOUNT_FLAGS,   /* MS_* */
   FM_ARG_UMOUNT_FLAGS,  /* MNT_FORCE|MNT_DETACH|MNT_EXPIRE|UMOUNT_NOFOLLOW */
   FM_ARG_DEV,           /* dev_t (mknod) */
+  FM_ARG_XATTR_ARGS,    /* struct xattr_args *: value, size, XATTR_* flags (setxattrat) */
+  FM_ARG_FD_FIRST,      /* unsigned int: the first fd of a range (close_range) */
+  FM_ARG_FD_LAST,       /* unsigned int: its last fd */
+  FM_ARG_CLOSE_RANGE_FLAGS, /* CLOSE_RANGE_* */
+  FM_ARG_FANOTIFY_MARK_FLAGS, /* FAN_MARK_* */
+  FM_ARG_FANOTIFY_MASK, /* FAN_* events (64 bits) */
+  FM_ARG_FADVICE,       /* POSIX_FADV_* */
+  FM_ARG_OPEN_TREE_FLAGS, /* OPEN_TREE_* and the AT_* bits open_tree takes */
+  FM_ARG_MOVE_MOUNT_FLAGS, /* MOVE_MOUNT_* */
+  FM_ARG_FSOPEN_FLAGS,  /* FSOPEN_CLOEXEC */
+  FM_ARG_FSCONFIG_CMD,  /* FSCONFIG_* command */
+  FM_ARG_FSCONFIG_KEY,  /* const char *: the parameter's name ("size"), NULL for a command */
+  FM_ARG_FSCONFIG_AUX,  /* int: the fd or dirfd some fsconfig commands take */
+  FM_ARG_FSMOUNT_FLAGS, /* FSMOUNT_CLOEXEC */
+  FM_ARG_MOUNT_ATTR_FLAGS, /* MOUNT_ATTR_* */
+  FM_ARG_FSPICK_FLAGS,  /* FSPICK_* */
+  FM_ARG_MOUNT_ATTR,    /* struct mount_attr *: attr_set, attr_clr, propagation */
   FM_ARG_ARGV,          /* char *const argv[] (execve): first arguments shown in detail */
   FM_ARG_IGNORED,       /* an argument not worth showing (a user buffer pointer, envp) */
 } FmArgKind;
@@ -119,10 +136,18 @@ typedef enum {
   FM_ARG_TEXT_STRING,   /* a short user string (xattr name, file system type) */
   FM_ARG_TEXT_ARGV,     /* the first strings of a NULL-ended array */
   FM_ARG_TEXT_STRUCT,   /* the first three 64-bit words of a struct, copied at exit:
-                           "W0 W1 W2" (open_how; fcntl's struct flock) */
+                           "W0 W1 W2" (open_how; fcntl's struct flock; xattr_args,
+                           mount_attr) */
 } FmArgText;
 
 FmArgText fm_arg_kind_text (FmArgKind kind);
+
+/* Whether @sc carries both a struct and a short string beyond its registers (setxattrat:
+ * struct xattr_args and the name), and at which argument indexes. A backend with one
+ * text field per record (stap) writes the struct's three words, a space, then the string. */
+gboolean fm_syscall_struct_and_string (const FmSyscall *sc,
+                                       guint           *struct_arg,
+                                       guint           *string_arg);
 
 /* The bits of an argument of @kind that make the call touch no file, so that a backend
  * does not capture it (MAP_ANONYMOUS for mmap's flags); 0 for most kinds. */

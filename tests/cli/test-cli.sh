@@ -178,6 +178,18 @@ usage)
   run_ctl root "$tmp/out" "$tmp/err" start --syscalls=help
   grep -qx openat "$tmp/out" && grep -qx unlink "$tmp/out" && ok "/usage/syscalls-help-lists-names" \
     || not_ok "/usage/syscalls-help-lists-names" "$(head "$tmp/out")"
+  # every name of the table, the newer calls too; each one alone or marked as missing
+  for name in setxattrat file_getattr close_range mount_setattr fadvise64; do
+    grep -Eqx "$name( \(not in kernel .*\))?" "$tmp/out" \
+      && ok "/usage/syscalls-help-lists-$name" || not_ok "/usage/syscalls-help-lists-$name" "$(tail "$tmp/out")"
+  done
+  if [ "$(uname -m)" = x86_64 ] && grep -q ' __x64_sys_setxattrat$' /proc/kallsyms; then
+    grep -qx setxattrat "$tmp/out" && ok "/usage/syscalls-help-present-unmarked" \
+      || not_ok "/usage/syscalls-help-present-unmarked" "$(grep setxattrat "$tmp/out")"
+  else
+    grep -q '^setxattrat (not in kernel ' "$tmp/out" && ok "/usage/syscalls-help-marks-missing" \
+      || not_ok "/usage/syscalls-help-marks-missing" "$(grep setxattrat "$tmp/out")"
+  fi
 
   # A filter that does not parse: exit 2, the message, a caret under the column.
   expect_exit "/usage/bad-filter-exits-2" 2 root dump 'comm=sshd and (pid=1'

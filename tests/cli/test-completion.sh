@@ -47,6 +47,11 @@ complete_check "--follow-children --failed-only" filemonctl start --f
 complete_check "syscall=" filemonctl start sys
 complete_check "FILES" filemonctl save ""
 complete_check "PIDS" filemonctl start --pid ""
+# syscall names from --syscalls=help, without the note on a call the kernel lacks
+filemonctl() { printf 'setxattrat (not in kernel 6.1.0)\nsetxattr\n'; }
+complete_check "setxattrat setxattr" filemonctl start --syscalls ""
+complete_check "open,setxattrat open,setxattr" filemonctl start --syscalls "open,"
+unset -f filemonctl
 # the filter's fields, with an operator that suits them
 complete_check "seq> syscall=" filemonctl watch s
 complete_check "time> tid=" filemonctl dump t

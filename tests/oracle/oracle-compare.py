@@ -34,10 +34,17 @@ class Syscall:
     __slots__ = ("kinds", "traits")
 
 
+# strace's name for a call it does not know ("syscall_0x1cf") -> the table's name, for the
+# numbers common/fm-syscalls.c defines itself (those older headers lack)
+RAW_NAMES = {}
+
+
 def read_table(path):
     """{name: Syscall (arg kinds, traits)} from the SC (...) lines of common/fm-syscalls.c."""
     table = {}
     text = open(path, encoding="utf-8").read()
+    for m in re.finditer(r"^#define __NR_(\w+) (\d+)$", text, re.M):
+        RAW_NAMES["syscall_0x%x" % int(m.group(2))] = m.group(1)
     for m in re.finditer(r'^\s*SC \((\w+), "\w+", ([\w| ]+), ([^)]*)\),', text, re.M):
         sc = Syscall()
         sc.traits = set()
@@ -132,7 +139,7 @@ def fd_token(tok):
 
 
 class Call:
-    __slots__ = ("tid", "name", "args", "result", "ret_path", "line")
+    __slots__ = ("tid", "name", "args", "result", "ret_path", "line", "raw")
 
 
 def parse_strace(path):
@@ -173,7 +180,8 @@ def parse_strace(path):
             continue
         call = Call()
         call.tid = tid
-        call.name = n.group(1)
+        call.name = RAW_NAMES.get(n.group(1), n.group(1))
+        call.raw = call.name != n.group(1)
         call.args = split_args(rest[n.end():close])
         call.line = line
         ret = rest[close + 1:].strip()
@@ -306,6 +314,7 @@ def number(tok):
 
 class Expected:
     def __init__(self):
+        self.raw = False
         self.path = b""
         self.path2 = b""
         self.fields = []
@@ -314,12 +323,21 @@ class Expected:
 
 # flags shown only when set; and flags or names always shown
 SPARSE_FLAGS = ("at_flags", "access_at_flags", "rename_flags", "xattr_flags", "rwf_flags",
-                "falloc_mode", "sync_range_flags", "splice_flags", "mount_flags", "umount_flags")
+                "falloc_mode", "sync_range_flags", "splice_flags", "mount_flags", "umount_flags",
+                "close_range_flags", "open_tree_flags", "move_mount_flags", "fsopen_flags",
+                "fsmount_flags", "mount_attr_flags", "fspick_flags")
 FLAGS = ("access_mode", "statx_mask", "whence", "flock_op", "mmap_prot", "mmap_flags",
-         "inotify_mask", "fcntl_cmd")
+         "inotify_mask", "fcntl_cmd", "fanotify_mark_flags", "fanotify_mask", "fadvice",
+         "fsconfig_cmd")
 # numbers shown as label=N
 NUMBERS = {"count": "count", "size": "size", "length": "length", "offset": "offset",
-           "iovcnt": "iovcnt", "watch": "wd"}
+           "iovcnt": "iovcnt", "watch": "wd", "fd_first": "first", "fd_last": "last",
+           "fsconfig_aux": "aux"}
+
+
+def labelled(label, flags):
+    """A struct's word as filemon writes it, "label=A|B", its names in one order."""
+    return label + "=" + "|".join(sorted(flags))
 
 
 def expect(call, sc, cwd):
@@ -327,6 +345,10 @@ def expect(call, sc, cwd):
     does not capture it (an anonymous mmap touches no file)."""
     e = Expected()
     args = call.args
+    if call.raw:
+        # strace knows the call by its number only: its arguments are raw registers
+        e.raw = True
+        return e
     dirfd = ("AT_FDCWD", cwd)
     mode_shown = True
     at = 0          # strace's argument index: it shows preadv's two position halves as one
@@ -352,7 +374,7 @@ def expect(call, sc, cwd):
                 e.notes.append(kind + (" NULL" if tok == "NULL" else " unknown"))
             elif s.startswith(b"/"):
                 value = cut(s, kind, e.notes, longer=bool(m.group(2)))
-            elif s == b"" and "AT_EMPTY_PATH" in " ".join(args):
+            elif s == b"" and "EMPTY_PATH" in " ".join(args):
                 value = base if base is not None else b""
             elif s == b"":
                 value = b""
@@ -415,7 +437,14 @@ def expect(call, sc, cwd):
             elif tok:
                 n = number(tok)
                 e.fields.append(flag_set(tok) if n is None else str(n))
-        elif kind in ("xattr_name", "fstype"):
+        elif kind == "mount_attr":
+            # {attr_set=..., attr_clr=0, propagation=0 /* MS_??? */, userns_fd=0}
+            words = dict(kv.split("=", 1) for kv in split_args(tok.strip("{}")) if "=" in kv)
+            for label in ("attr_set", "attr_clr", "propagation"):
+                value = re.sub(r"\s*/\*.*?\*/", "", words.get(label, "0"))
+                if value != "0":
+                    e.fields.append(labelled(label, flag_set(value)))
+        elif kind in ("xattr_name", "fstype", "fsconfig_key"):
             m = HEX_STRING.match(tok)
             if m and (m.group(1) or kind == "xattr_name"):
                 e.fields.append(quote(unhex(m.group(1))))
@@ -446,7 +475,11 @@ def filemon_fields(detail):
     """filemon's detail split into its fields; flag fields become sets of names."""
     out = []
     for f in split_args(detail) if detail else []:
-        out.append(flag_set(f) if re.match(r"^[A-Z][A-Z0-9_]*(\|[A-Z0-9_x]+)*$", f) else f)
+        m = re.match(r"^([a-z_]+)=([A-Z][A-Z0-9_]*(\|[A-Z0-9_x]+)*)$", f)
+        if m:
+            out.append(labelled(m.group(1), flag_set(m.group(2))))
+        else:
+            out.append(flag_set(f) if re.match(r"^[A-Z][A-Z0-9_]*(\|[A-Z0-9_x]+)*$", f) else f)
     return out
 
 
@@ -592,6 +625,10 @@ def main():
                     want_fields = e.fields + e.notes
                     if c.result is not None and ev["result"] != c.result:
                         differ(tid, c, "result", ev["result"], c.result)
+                    if e.raw:
+                        differ(tid, c, "arguments", f"{ev['path']!r}, {ev['path2']!r}, "
+                               f"{ev['detail']}", "raw: " + ", ".join(c.args))
+                        continue
                     got_path = ev["path"].encode("utf-8", errors="surrogateescape")
                     got_path2 = ev["path2"].encode("utf-8", errors="surrogateescape")
                     if got_path != e.path:

@@ -35,6 +35,8 @@
 #include <linux/openat2.h>
 #include <linux/stat.h>
 
+#include "oracle-syscalls.h"
+
 #ifndef SYS_fchmodat2
 #define SYS_fchmodat2 452
 #endif
@@ -502,6 +504,7 @@ main (int argc, char **argv)
     return 1;
   data_calls ();
   mount_calls ();
+  newer_calls ();
 
   for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++)
     on_path (hostile[i]);

@@ -3,7 +3,8 @@
 # option and their combinations, and filters whose kernel parts restrict each trait.
 # for_each_options FUNC calls FUNC "OPTIONS" with each as GVariant text (a{sv}), as
 # fm-stap-print-script reads it.
-syscall_sets=("" "'syscalls': <['openat']>" "'syscalls': <['execve', 'symlink', 'renameat2', 'fsetxattr', 'openat2', 'close']>")
+syscall_sets=("" "'syscalls': <['openat']>" "'syscalls': <['execve', 'symlink', 'renameat2', 'fsetxattr', 'openat2', 'close']>"
+              "'syscalls': <['setxattrat', 'getxattrat', 'fsconfig', 'mount_setattr', 'close_range', 'file_getattr']>")
 filter_sets=("" "'pids': <[@u 1, 2]>" "'pids': <[@u 1]>, 'follow-children': <true>" "'uids': <[@u 0, 1000]>"
              "'comms': <['sshd', 'a\"b\\\\\\\\c']>" "'failed-only': <true>"
              "'pids': <[@u 7]>, 'follow-children': <true>, 'uids': <[@u 0]>, 'comms': <['x']>, 'failed-only': <true>, 'path-prefixes': <['/etc']>"

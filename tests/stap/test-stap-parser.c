@@ -194,6 +194,29 @@ test_anon_inode_is_spelled_as_the_kernel_does (void)
   g_assert_cmpstr (ev.path, ==, "pipe:[77]");
 }
 
+/* setxattrat carries a name and a struct in the one text field: the struct's words, a
+ * space, then the name (which may hold spaces); a text without the three words is refused. */
+static void
+test_struct_and_string_share_the_text (void)
+{
+  static const char line[] =
+    "E\t463\t1\t1\t7\t1\t7\t0\t0\t\"x\"\t-100\t1\t256\t2\t3\t16"
+    "\t\"xa\"\t-\t\"140720308486144 8589934595 7 user.a b\"\t\"/w\"\t-";
+  static const char no_words[] =
+    "E\t463\t1\t1\t7\t1\t7\t0\t0\t\"x\"\t-100\t1\t256\t2\t3\t16"
+    "\t\"xa\"\t-\t\"user.at\"\t\"/w\"\t-";
+  g_autoptr(FmdStapParser) parser = fmd_stap_parser_new ();
+  g_autoptr(GError) error = NULL;
+  FmdStapLineKind kind;
+  FmEvent ev;
+
+  g_assert_true (fmd_stap_parser_parse_line (parser, line, strlen (line), &kind, &ev, NULL));
+  g_assert_cmpstr (ev.path, ==, "/w/xa");
+  g_assert_cmpstr (ev.detail, ==, "AT_SYMLINK_NOFOLLOW, \"user.a b\", size=3, XATTR_REPLACE");
+  g_assert_false (fmd_stap_parser_parse_line (parser, no_words, strlen (no_words), &kind, &ev, &error));
+  g_assert_error (error, FM_ERROR, FM_ERROR_PARSE);
+}
+
 /* One rule for every cut (fm-path.h): a path the script kept the end of, a name joined to
  * a base the script kept the end of, or a path too long for an event keeps the root and
  * its name, the middle elided, with the note; as the bpf backend shows it. */
@@ -288,6 +311,8 @@ main (int argc, char **argv)
   g_test_add_func ("/stap/parser/empty-path-is-the-dirfd", test_empty_path_is_the_dirfd);
   g_test_add_func ("/stap/parser/anon-inode-is-spelled-as-the-kernel-does",
                    test_anon_inode_is_spelled_as_the_kernel_does);
+  g_test_add_func ("/stap/parser/struct-and-string-share-the-text",
+                   test_struct_and_string_share_the_text);
   g_test_add_func ("/stap/parser/every-truncation-is-refused", test_every_truncation_is_refused);
   g_test_add_func ("/stap/parser/long-paths-keep-root-and-name", test_long_paths_keep_root_and_name);
   g_test_add_func ("/stap/parser/cuts-on-the-wrong-side-are-refused",

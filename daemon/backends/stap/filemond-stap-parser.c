@@ -265,6 +265,32 @@ finish_path (GString *out, gboolean start_lost, Cut end_cut, const char *which, 
     g_string_append_printf (notes, "%s%s truncated", notes->len > 0 ? ", " : "", which);
 }
 
+/* A call with a struct and a string shares the text field: the struct's three words, a
+ * space, then the string (filemond-stap-script.c). Points each argument at its part. */
+static gboolean
+split_struct_and_string (const FmSyscall *sc,
+                         GString         *text,
+                         const char      *strings[FM_SYSCALL_MAX_ARGS])
+{
+  guint struct_arg = 0, string_arg = 0;
+  char *at = text->str;
+
+  if (!fm_syscall_struct_and_string (sc, &struct_arg, &string_arg))
+    return TRUE;
+  for (guint spaces = 0; spaces < 3; spaces++)
+    {
+      at = strchr (at, ' ');
+      if (at == NULL)
+        return FALSE;
+      if (spaces < 2)
+        at++;
+    }
+  *at = '\0';
+  strings[struct_arg] = text->str;
+  strings[string_arg] = at + 1;
+  return TRUE;
+}
+
 gboolean
 fmd_stap_parser_parse_line (FmdStapParser   *p,
                             const char      *line,
@@ -370,6 +396,8 @@ fmd_stap_parser_parse_line (FmdStapParser   *p,
       if (sc->args[i] == FM_ARG_AT_FLAGS && (args[i] & 0x1000 /* AT_EMPTY_PATH */) != 0)
         empty_path_flag = TRUE;
     }
+  if (!split_struct_and_string (sc, p->text, strings))
+    return parse_error (error, COL_TEXT + 1, "the struct's words are missing before the string");
 
   /* an fd's path is the event's path; otherwise the names resolve against their base */
   if (has_fd || (empty_path_flag && p->path->len == 0 && cut[COL_PATH] == CUT_NONE))

@@ -175,14 +175,20 @@ emit_text_read (GString *s, FmArgKind kind, guint i)
     }
 }
 
-/* Statements that set sp, sp2, sx, sb, sb2 from the arguments a0..a5 of @sc. */
+/* Statements that set sp, sp2, sx, sb, sb2 from the arguments a0..a5 of @sc. A call with
+ * a struct and a string puts both in sx: the words, a space, the string (the parser splits
+ * them, fm_syscall_struct_and_string). */
 static void
 emit_reads (GString *s, const FmSyscall *sc)
 {
   int pending_dirfd = -1;
+  guint struct_arg = 0, string_arg = 0;
+  gboolean pair = fm_syscall_struct_and_string (sc, &struct_arg, &string_arg);
 
   for (guint i = 0; i < sc->n_args; i++)
     {
+      if (pair && (i == struct_arg || i == string_arg))
+        continue;
       switch (sc->args[i])
         {
         case FM_ARG_PATH:
@@ -226,6 +232,12 @@ emit_reads (GString *s, const FmSyscall *sc)
           break;
         }
     }
+  if (pair)
+    g_string_append_printf (s,
+      "      sn = \"\"\n"
+      "      try { sn = user_string(a%u) } catch { }\n"
+      "      sx = fm_q(fm_words3(a%u) . \" \" . sn, %d)\n",
+      string_arg, struct_arg, FMD_STAP_CAP_TEXT);
 }
 
 /* The if/else chain over the syscalls of @options read at entry (or, !@entry, at exit), each reading its
@@ -343,6 +355,12 @@ static const char functions[] =
   "  try {\n"
   "    return sprintf(\"\\\"%%d %%d %%d\\\"\", user_uint64(p), user_uint64(p + 8), user_uint64(p + 16))\n"
   "  } catch { return \"-\" }\n"
+  "}\n"
+  "# the same words unquoted, to go before a string; unreadable, words the decoder refuses\n"
+  "function fm_words3:string (p:long) {\n"
+  "  try {\n"
+  "    return sprintf(\"%%d %%d %%d\", user_uint64(p), user_uint64(p + 8), user_uint64(p + 16))\n"
+  "  } catch { return \"- - -\" }\n"
   "}\n"
   "function fm_forget (t:long) {\n"
   "  delete fm_nr[t]; delete fm_t0[t]; delete fm_a0[t]; delete fm_a1[t]; delete fm_a2[t]\n"
