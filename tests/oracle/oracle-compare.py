@@ -323,6 +323,8 @@ def expect(call, sc, cwd):
     args = call.args
     dirfd = ("AT_FDCWD", cwd)
     mode_shown = True
+    path_given = None   # the path's string, whether strace cut it, its base
+    in_root = False
     at = 0          # strace's argument index: it shows preadv's two position halves as one
     for i, kind in enumerate(sc.kinds):
         if kind == "offset_high":
@@ -361,6 +363,8 @@ def expect(call, sc, cwd):
                     e.notes.append(kind + "'s directory deleted")
             if kind == "path":
                 e.path = value
+                if s is not None and base is not None and not deleted:
+                    path_given = (s, bool(m.group(2)), base)
             else:
                 e.path2 = value
             dirfd = ("AT_FDCWD", cwd)
@@ -431,6 +435,13 @@ def expect(call, sc, cwd):
                     e.fields.append("%04o" % (number(how.get("mode", "0")) or 0))
                 if how.get("resolve", "0") != "0":
                     e.fields.append(flag_set(how["resolve"]))
+                    in_root = "RESOLVE_IN_ROOT" in flag_set(how["resolve"])
+    if in_root and path_given is not None:
+        # "/" and ".." stay below the dirfd: a success is the file it opened (strace -y
+        # names the returned fd), a failure the string below the dirfd
+        s, longer, base = path_given
+        e.path = call.ret_path if call.ret_path is not None \
+            else cut(s, "path", e.notes, longer=longer, base=base)
     if call.result is not None and -516 <= call.result <= -512:
         e.notes.append("interrupted by a signal (restarted, or EINTR for the process)")
     return e

@@ -351,6 +351,8 @@ describe_syscall (const FmSyscall        *sc,
           break;
         case FM_ARG_TEXT_STRUCT:
           out->struct_arg = i;
+          if (sc->args[i] == FM_ARG_OPEN_HOW)
+            out->traits |= FMD_BPF_T_OPEN_HOW;
           break;
         case FM_ARG_TEXT_NONE:
         default:

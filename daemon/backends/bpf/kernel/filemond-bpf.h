@@ -31,6 +31,8 @@ enum {
 /* Traits of a syscall (the table's FmSyscallTraits the program acts on). */
 #define FMD_BPF_T_MOVES_CWD (1u << 0)   /* a success moves the cwd the path was relative to */
 #define FMD_BPF_T_EXEC      (1u << 1)   /* a success replaces the program and its memory */
+/* struct_arg is an open_how: its resolve word (the third) can root the path at the dirfd */
+#define FMD_BPF_T_OPEN_HOW  (1u << 2)
 
 /* One syscall as the program sees it; argument indexes are 0..5 or FMD_BPF_NO_ARG. */
 struct fmd_bpf_syscall {

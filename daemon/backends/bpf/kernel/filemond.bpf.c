@@ -18,6 +18,8 @@
  *   refused to tracepoint programs). The base is canonical (symlinks resolved, renames
  *   seen) while the rest is as given. An empty string (AT_EMPTY_PATH) is the base alone.
  * - An fd argument is the path of its open file, walked the same way.
+ * - openat2 with RESOLVE_IN_ROOT resolves every string below its dirfd, "/" included: its
+ *   path is the string on the dirfd's path, or the file it opened when it succeeded.
  * - The event's path is resolved at entry (close() frees the file before exit, execve
  *   replaces the memory holding its string, chdir changes the cwd); path2 (rename/link
  *   target, the fd a copy writes to) at exit, when its string, dirfd or fd are still
@@ -37,6 +39,7 @@
  *   the path is then unknown and the record says so.
  */
 #include <linux/bpf.h>
+#include <linux/openat2.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 
@@ -352,6 +355,7 @@ struct resolve {
   __u32 start;
   __u32 len;
   __u32 src;
+  __u32 in_root;    /* an absolute string is below the dirfd too (RESOLVE_IN_ROOT) */
 };
 
 /* What the path's walk cannot tell of its start @dentry: a pseudo file's kind (magic and
@@ -473,7 +477,8 @@ resolve_path (struct scratch  *sp,
     }
   rel_len = (__u32) n - 1;
   r->len = rel_len;
-  if (r->src == FMD_BPF_SRC_VERBATIM || (rel_len > 0 && sp->walk[FMD_BPF_PATH_MAX + 1] == '/'))
+  if (r->src == FMD_BPF_SRC_VERBATIM
+      || (!r->in_root && rel_len > 0 && sp->walk[FMD_BPF_PATH_MAX + 1] == '/'))
     {
       if (rel_len > FMD_BPF_PATH_MAX - 1)
         {
@@ -890,6 +895,19 @@ append (struct scratch *sp,
   return pos + len + 1;
 }
 
+/* Whether the open_how at @how asks for RESOLVE_IN_ROOT. Read at exit, where the kernel
+ * has copied the struct (so its page is there); the path kept at entry was the string. */
+static __always_inline int
+resolves_in_root (__u64 how)
+{
+  const struct open_how *user = (const struct open_how *) how;
+  __u64 resolve = 0;
+
+  if (user == NULL || bpf_probe_read_user (&resolve, sizeof resolve, &user->resolve) != 0)
+    return 0;
+  return (resolve & RESOLVE_IN_ROOT) != 0;
+}
+
 /* The exit of a syscall whose entry was kept: one record to the ring buffer. A capture
  * that stopped or changed its set in between leaves its slot active, which the next
  * entry overwrites and the generation check refuses. */
@@ -907,6 +925,7 @@ exit_captured (__u64 *ctx,
   struct slot *s;
   __u64 now, size, avail, flags;
   __u32 cpu, pos = 0;
+  int in_root;
 
   s = bpf_map_lookup_elem (&slots, &tid);
   if (s == NULL || !s->active)
@@ -952,7 +971,8 @@ exit_captured (__u64 *ctx,
   rec->nr = s->nr;
   process_comm (rec->comm);
 
-  if ((s->flags & FMD_BPF_F_PATH_UNKNOWN) && sc->path_src == FMD_BPF_SRC_STRING)
+  in_root = (sc->traits & FMD_BPF_T_OPEN_HOW) && resolves_in_root (arg_at (s->args, sc->struct_arg));
+  if (((s->flags & FMD_BPF_F_PATH_UNKNOWN) || in_root) && sc->path_src == FMD_BPF_SRC_STRING)
     {
       /* The string could not be read at entry: its page was not there yet and a program
        * cannot fault it in. The syscall has faulted it in since, so read it again, against
@@ -972,6 +992,16 @@ exit_captured (__u64 *ctx,
       /* a successful chdir has moved the cwd the string was relative to: it is the path */
       if ((sc->traits & FMD_BPF_T_MOVES_CWD) && ret == 0)
         r.src = SRC_CWD;
+      /* RESOLVE_IN_ROOT: the string, absolute or not, names a file below the dirfd (or
+       * the cwd), "/etc/shadow" there being dirfd/etc/shadow. A success names the file
+       * it opened, whose path is exact where ".." or a symlink in the string would be
+       * read as leaving that root; a failure is the string below the root. */
+      if (in_root && ret >= 0)
+        {
+          r.src = FMD_BPF_SRC_FD;
+          r.value = (__u64) ret;
+        }
+      r.in_root = in_root;
       resolve_path (sp, &r);
       rec->flags = r.flags | (rec->flags & FMD_BPF_F_CHROOT);
       rec->magic = r.magic;
