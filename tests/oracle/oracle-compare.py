@@ -442,9 +442,30 @@ def expect(call, sc, cwd):
         s, longer, base = path_given
         e.path = call.ret_path if call.ret_path is not None \
             else cut(s, "path", e.notes, longer=longer, base=base)
+    if "exec" in sc.traits:
+        # the interpreter the kernel takes for a #! script, read here from the file the
+        # call named (filemon's kernel side reads it from the kernel's exec state)
+        e.path2 = interpreter(e.path)
+        if e.path2 and call.result is not None and call.result < 0:
+            e.notes.append("the error is the interpreter's (path2): the file itself was found")
     if call.result is not None and -516 <= call.result <= -512:
         e.notes.append("interrupted by a signal (restarted, or EINTR for the process)")
     return e
+
+
+def interpreter(path):
+    """The interpreter of a #! script at @path as binfmt_script reads it: the first line
+    (of at most 256 bytes), blanks after "#!" skipped, up to the next blank; b"" for any
+    other file."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(256)
+    except OSError:
+        return b""
+    if not head.startswith(b"#!"):
+        return b""
+    line = head[2:].split(b"\n", 1)[0].lstrip(b" \t")
+    return re.split(rb"[ \t]", line, maxsplit=1)[0]
 
 
 def filemon_fields(detail):

@@ -33,7 +33,7 @@ G_STATIC_ASSERT (sizeof ((struct filemond_bpf *) NULL)->progs
                  == sizeof ((struct filemond_compat_bpf *) NULL)->progs);
 
 /* The process hooks first: a thread's slot must never outlive it, even for a moment. */
-enum { LINK_FORK, LINK_EXEC, LINK_TASK_EXIT, LINK_SYS_EXIT, LINK_SYS_ENTER, N_LINKS };
+enum { LINK_FORK, LINK_EXEC, LINK_TASK_EXIT, LINK_KFREE, LINK_SYS_EXIT, LINK_SYS_ENTER, N_LINKS };
 
 struct _FmdBpfEngine {
   struct filemond_bpf *skel;
@@ -263,6 +263,7 @@ fmd_bpf_engine_attach (FmdBpfEngine  *self,
     [LINK_FORK] = self->skel->progs.fmd_fork,
     [LINK_EXEC] = self->skel->progs.fmd_exec,
     [LINK_TASK_EXIT] = self->skel->progs.fmd_task_exit,
+    [LINK_KFREE] = self->skel->progs.fmd_kfree,
     [LINK_SYS_EXIT] = self->skel->progs.fmd_exit,
     [LINK_SYS_ENTER] = self->skel->progs.fmd_enter,
   };
@@ -294,6 +295,8 @@ fmd_bpf_engine_detach_syscalls (FmdBpfEngine *self)
    * until a process forks or exits */
   g_clear_pointer (&self->links[LINK_SYS_ENTER], bpf_link__destroy);
   g_clear_pointer (&self->links[LINK_SYS_EXIT], bpf_link__destroy);
+  /* it runs at every kfree() of the machine: only while a capture runs */
+  g_clear_pointer (&self->links[LINK_KFREE], bpf_link__destroy);
 }
 
 guint
