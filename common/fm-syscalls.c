@@ -252,6 +252,18 @@ fm_syscall_exit_nr (const FmSyscall *sc)
   return (sc->traits & FM_TRAIT_EXEC) != 0 ? __NR_execve : sc->nr;
 }
 
+const char *
+fm_syscall_exec_note (const FmSyscall *sc,
+                      gint64           result,
+                      gsize            path2_len)
+{
+  if (sc == NULL || (sc->traits & FM_TRAIT_EXEC) == 0 || result >= 0 || path2_len == 0)
+    return NULL;
+  /* execve says ENOENT for a missing interpreter as for a missing file, on the file's
+   * own name: the first thing a reader checks is that file, which is there */
+  return "the error is the interpreter's (path2): the file itself was found";
+}
+
 FmArgText
 fm_arg_kind_text (FmArgKind kind)
 {

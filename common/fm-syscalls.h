@@ -129,6 +129,14 @@ const FmSyscall *fm_syscall_by_nr (guint nr);
 /* The number a successful call of @sc returns under: its own, or execve's for an exec. */
 guint fm_syscall_exit_nr (const FmSyscall *sc);
 
+/* An exec's path2 is the interpreter the kernel took for its file (a #! script's, or
+ * binfmt_misc's). The note for the detail of a call of @sc that returned @result with a
+ * path2 of @path2_len bytes: for an exec that failed once it had an interpreter, that the
+ * error is the interpreter's; NULL otherwise. */
+const char *fm_syscall_exec_note (const FmSyscall *sc,
+                                  gint64           result,
+                                  gsize            path2_len);
+
 /* How a backend carries an argument's value beyond its register to the detail decoder
  * (fm_syscall_format_detail's @strings). */
 typedef enum {

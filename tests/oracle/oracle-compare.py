@@ -351,6 +351,8 @@ def expect(call, sc, cwd):
         return e
     dirfd = ("AT_FDCWD", cwd)
     mode_shown = True
+    path_given = None   # the path's string, whether strace cut it, its base
+    in_root = False
     at = 0          # strace's argument index: it shows preadv's two position halves as one
     for i, kind in enumerate(sc.kinds):
         if kind == "offset_high":
@@ -389,6 +391,8 @@ def expect(call, sc, cwd):
                     e.notes.append(kind + "'s directory deleted")
             if kind == "path":
                 e.path = value
+                if s is not None and base is not None and not deleted:
+                    path_given = (s, bool(m.group(2)), base)
             else:
                 e.path2 = value
             dirfd = ("AT_FDCWD", cwd)
@@ -466,9 +470,37 @@ def expect(call, sc, cwd):
                     e.fields.append("%04o" % (number(how.get("mode", "0")) or 0))
                 if how.get("resolve", "0") != "0":
                     e.fields.append(flag_set(how["resolve"]))
+                    in_root = "RESOLVE_IN_ROOT" in flag_set(how["resolve"])
+    if in_root and path_given is not None:
+        # "/" and ".." stay below the dirfd: a success is the file it opened (strace -y
+        # names the returned fd), a failure the string below the dirfd
+        s, longer, base = path_given
+        e.path = call.ret_path if call.ret_path is not None \
+            else cut(s, "path", e.notes, longer=longer, base=base)
+    if "exec" in sc.traits:
+        # the interpreter the kernel takes for a #! script, read here from the file the
+        # call named (filemon's kernel side reads it from the kernel's exec state)
+        e.path2 = interpreter(e.path)
+        if e.path2 and call.result is not None and call.result < 0:
+            e.notes.append("the error is the interpreter's (path2): the file itself was found")
     if call.result is not None and -516 <= call.result <= -512:
         e.notes.append("interrupted by a signal (restarted, or EINTR for the process)")
     return e
+
+
+def interpreter(path):
+    """The interpreter of a #! script at @path as binfmt_script reads it: the first line
+    (of at most 256 bytes), blanks after "#!" skipped, up to the next blank; b"" for any
+    other file."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(256)
+    except OSError:
+        return b""
+    if not head.startswith(b"#!"):
+        return b""
+    line = head[2:].split(b"\n", 1)[0].lstrip(b" \t")
+    return re.split(rb"[ \t]", line, maxsplit=1)[0]
 
 
 def filemon_fields(detail):

@@ -471,6 +471,30 @@ deep_cwd (size_t depth)
     }
 }
 
+/* openat2's RESOLVE flags: IN_ROOT resolves "/" and ".." below the dirfd (a created
+ * file, an escape that stays inside, a failure), BENEATH refuses a symlink leaving it. */
+static void
+resolve_calls (void)
+{
+  struct open_how in_root = { .flags = O_WRONLY | O_CREAT, .mode = 0600, .resolve = RESOLVE_IN_ROOT };
+  struct open_how in_root_ro = { .flags = O_RDONLY, .resolve = RESOLVE_IN_ROOT };
+  struct open_how beneath = { .flags = O_RDONLY, .resolve = RESOLVE_BENEATH };
+  int root, fd;
+
+  syscall (SYS_mkdir, "root", 0755);
+  syscall (SYS_mkdir, "root/etc", 0755);
+  syscall (SYS_symlink, "/etc/passwd", "root/escape");
+  root = (int) syscall (SYS_open, "root", O_RDONLY | O_DIRECTORY);
+  fd = (int) syscall (SYS_openat2, root, "/etc/shadow", &in_root, sizeof in_root);
+  syscall (SYS_close, fd);
+  fd = (int) syscall (SYS_openat2, root, "../../etc/shadow", &in_root_ro, sizeof in_root_ro);
+  syscall (SYS_close, fd);
+  syscall (SYS_openat2, root, "/etc/missing", &in_root_ro, sizeof in_root_ro);
+  syscall (SYS_openat2, root, "escape", &beneath, sizeof beneath);
+  syscall (SYS_openat2, root, "/etc/passwd", &beneath, sizeof beneath);
+  syscall (SYS_close, root);
+}
+
 /* argv[0] re-executed with "exec": the exec'd form */
 static int
 exec_mode (void)
@@ -502,6 +526,7 @@ main (int argc, char **argv)
   every_syscall ();
   if (chdir (argv[1]) != 0)
     return 1;
+  resolve_calls ();
   data_calls ();
   mount_calls ();
   newer_calls ();

@@ -53,6 +53,15 @@ case "$name" in
     sqlite3 db.sqlite 'create table t (a, b); insert into t values (1, "x"); insert into t values (2, "y");' \
       'select count(*) from t;' > /dev/null
     ;;
+  scripts)
+    # scripts run by the kernel's #! handling: an interpreter that is there, and one that
+    # is not (execve says ENOENT on the script's own name)
+    printf '#!/bin/sh\nexit 0\n' > present.sh
+    printf '#!/nonexistent/interpreter -x\nexit 0\n' > missing.sh
+    chmod 0755 present.sh missing.sh
+    ./present.sh
+    ./missing.sh 2> /dev/null || true
+    ;;
   syscalls)
     # the C workload (built by meson; its path comes in $ORACLE_SYSCALLS)
     "${ORACLE_SYSCALLS:?}" "$dir/run"

@@ -33,7 +33,7 @@ G_STATIC_ASSERT (sizeof ((struct filemond_bpf *) NULL)->progs
                  == sizeof ((struct filemond_compat_bpf *) NULL)->progs);
 
 /* The process hooks first: a thread's slot must never outlive it, even for a moment. */
-enum { LINK_FORK, LINK_EXEC, LINK_TASK_EXIT, LINK_SYS_EXIT, LINK_SYS_ENTER, N_LINKS };
+enum { LINK_FORK, LINK_EXEC, LINK_TASK_EXIT, LINK_KFREE, LINK_SYS_EXIT, LINK_SYS_ENTER, N_LINKS };
 
 struct _FmdBpfEngine {
   struct filemond_bpf *skel;
@@ -264,6 +264,7 @@ fmd_bpf_engine_attach (FmdBpfEngine  *self,
     [LINK_FORK] = self->skel->progs.fmd_fork,
     [LINK_EXEC] = self->skel->progs.fmd_exec,
     [LINK_TASK_EXIT] = self->skel->progs.fmd_task_exit,
+    [LINK_KFREE] = self->skel->progs.fmd_kfree,
     [LINK_SYS_EXIT] = self->skel->progs.fmd_exit,
     [LINK_SYS_ENTER] = self->skel->progs.fmd_enter,
   };
@@ -295,6 +296,8 @@ fmd_bpf_engine_detach_syscalls (FmdBpfEngine *self)
    * until a process forks or exits */
   g_clear_pointer (&self->links[LINK_SYS_ENTER], bpf_link__destroy);
   g_clear_pointer (&self->links[LINK_SYS_EXIT], bpf_link__destroy);
+  /* it runs at every kfree() of the machine: only while a capture runs */
+  g_clear_pointer (&self->links[LINK_KFREE], bpf_link__destroy);
 }
 
 guint
@@ -352,6 +355,8 @@ describe_syscall (const FmSyscall        *sc,
           break;
         case FM_ARG_TEXT_STRUCT:
           out->struct_arg = i;
+          if (sc->args[i] == FM_ARG_OPEN_HOW)
+            out->traits |= FMD_BPF_T_OPEN_HOW;
           break;
         case FM_ARG_TEXT_NONE:
         default:

@@ -397,6 +397,12 @@ fmd_bpf_decoder_decode (FmdBpfDecoder  *self,
                  rec->magic2, rec->ino2, verbatim2, FALSE, FALSE, "path2", notes);
   }
 
+  {
+    const char *exec_note = fm_syscall_exec_note (sc, rec->result, self->path2->len);
+
+    if (exec_note != NULL)
+      add_note (notes, exec_note);
+  }
   if (rec->flags & FMD_BPF_F_CHROOT)
     chroot_note (notes, self->path->len > 0, (rec->flags & FMD_BPF_F_PATH_UNREACHABLE) != 0,
                  self->path2->len > 0, (rec->flags & FMD_BPF_F_PATH2_UNREACHABLE) != 0);

@@ -175,6 +175,33 @@ emit_text_read (GString *s, FmArgKind kind, guint i)
     }
 }
 
+/* The base of a relative name: its dirfd a@dirfd, or the cwd (dirfd < 0). */
+static void
+emit_base (GString *s, int dirfd)
+{
+  if (dirfd >= 0)
+    g_string_append_printf (s, "fm_dir(task, a%d)\n", dirfd);
+  else
+    g_string_append (s, "fm_cwd(task)\n");
+}
+
+/* RESOLVE_IN_ROOT (fm_in_root of the open_how a@how) puts every name below the dirfd, "/"
+ * too: a success is the file it opened (exact where ".." or a symlink in the name would
+ * read as leaving that root), a failure the name below the dirfd. Read at the return
+ * only (ret): openat2 is not a call read at entry. Followed by the plain read's "else". */
+static void
+emit_in_root_read (GString *s, guint path, int dirfd, int how)
+{
+  g_string_append_printf (s,
+    "if (fm_in_root(a%d)) {\n"
+    "        if (ret >= 0) sp = fm_fd_path(task, ret)\n"
+    "        else try {\n"
+    "          sp = fm_qs(fm_unrooted(user_string(a%u)), %d)\n"
+    "          sb = ", how, path, FMD_STAP_CAP_PATH);
+  emit_base (s, dirfd);
+  g_string_append (s, "        } catch { }\n      } else ");
+}
+
 /* Statements that set sp, sp2, sx, sb, sb2 from the arguments a0..a5 of @sc. A call with
  * a struct and a string puts both in sx: the words, a space, the string (the parser splits
  * them, fm_syscall_struct_and_string). */
@@ -195,19 +222,20 @@ emit_reads (GString *s, const FmSyscall *sc)
         case FM_ARG_PATH2:
           {
             gboolean second = sc->args[i] == FM_ARG_PATH2;
+            int how = fm_syscall_arg_index (sc, FM_ARG_OPEN_HOW);
 
+            g_string_append (s, "      ");
+            if (!second && how >= 0)
+              emit_in_root_read (s, i, pending_dirfd, how);
             /* a relative (or empty, AT_EMPTY_PATH) name needs its base: the dirfd
              * before it, or the cwd; an absolute one spares the dentry walk */
             g_string_append_printf (s,
-              "      try {\n"
+              "try {\n"
               "        r = user_string(a%u)\n"
               "        %s = fm_qs(r, %d)\n"
               "        if (substr(r, 0, 1) != \"/\") %s = ",
               i, second ? "sp2" : "sp", FMD_STAP_CAP_PATH, second ? "sb2" : "sb");
-            if (pending_dirfd >= 0)
-              g_string_append_printf (s, "fm_dir(task, a%d)\n", pending_dirfd);
-            else
-              g_string_append (s, "fm_cwd(task)\n");
+            emit_base (s, pending_dirfd);
             g_string_append (s, "      } catch { }\n");
             pending_dirfd = -1;
             break;
@@ -361,6 +389,15 @@ static const char functions[] =
   "  try {\n"
   "    return sprintf(\"%%d %%d %%d\", user_uint64(p), user_uint64(p + 8), user_uint64(p + 16))\n"
   "  } catch { return \"- - -\" }\n"
+  "}\n"
+  "# openat2's open_how asks for RESOLVE_IN_ROOT: \"/\" and \"..\" stay below the dirfd\n"
+  "function fm_in_root:long (how:long) {\n"
+  "  try { return (user_uint64(how + 16) & 0x10) != 0 } catch { return 0 }\n"
+  "}\n"
+  "# a name below such a root: its leading slashes go, the dirfd is its base\n"
+  "function fm_unrooted:string (r:string) {\n"
+  "  while (substr(r, 0, 1) == \"/\") r = substr(r, 1, strlen(r) - 1)\n"
+  "  return r == \"\" ? \".\" : r\n"
   "}\n"
   "function fm_forget (t:long) {\n"
   "  delete fm_nr[t]; delete fm_t0[t]; delete fm_a0[t]; delete fm_a1[t]; delete fm_a2[t]\n"

@@ -111,4 +111,11 @@ struct task_struct {
   char comm[16];   /* TASK_COMM_LEN */
 };
 
+/* an exec in progress (include/linux/binfmts.h): interp differs from filename once a
+ * binfmt (#! scripts, binfmt_misc) handed the file to an interpreter */
+struct linux_binprm {
+  const char *filename;
+  const char *interp;
+};
+
 #pragma clang attribute pop

@@ -17,6 +17,7 @@
 #define FMD_BPF_ARGV_MAX 256      /* execve's first arguments, NUL-separated */
 #define FMD_BPF_ARGV_N 8          /* at most this many of them (argv[0] included) */
 #define FMD_BPF_WALK_DEPTH 1024   /* path components a walk visits at most */
+#define FMD_BPF_INTERP_MAX 256    /* a #! interpreter's name, its NUL included (BINPRM_BUF_SIZE) */
 
 #define FMD_BPF_NO_ARG 0xff
 
@@ -31,6 +32,8 @@ enum {
 /* Traits of a syscall (the table's FmSyscallTraits the program acts on). */
 #define FMD_BPF_T_MOVES_CWD (1u << 0)   /* a success moves the cwd the path was relative to */
 #define FMD_BPF_T_EXEC      (1u << 1)   /* a success replaces the program and its memory */
+/* struct_arg is an open_how: its resolve word (the third) can root the path at the dirfd */
+#define FMD_BPF_T_OPEN_HOW  (1u << 2)
 
 /* One syscall as the program sees it; argument indexes are 0..5 or FMD_BPF_NO_ARG. */
 struct fmd_bpf_syscall {
@@ -131,6 +134,8 @@ enum {
   FMD_BPF_DROP_N
 };
 
+/* Threads that can be inside a captured exec at once (map max_entries). */
+#define FMD_BPF_MAX_EXECS 1024
 /* Threads that can hold a syscall's entry state at once (map max_entries). */
 #define FMD_BPF_MAX_SLOTS 8192
 /* Processes the pid filter can hold, followed children included. */

@@ -18,6 +18,8 @@
  *   refused to tracepoint programs). The base is canonical (symlinks resolved, renames
  *   seen) while the rest is as given. An empty string (AT_EMPTY_PATH) is the base alone.
  * - An fd argument is the path of its open file, walked the same way.
+ * - openat2 with RESOLVE_IN_ROOT resolves every string below its dirfd, "/" included: its
+ *   path is the string on the dirfd's path, or the file it opened when it succeeded.
  * - The event's path is resolved at entry (close() frees the file before exit, execve
  *   replaces the memory holding its string, chdir changes the cwd); path2 (rename/link
  *   target, the fd a copy writes to) at exit, when its string, dirfd or fd are still
@@ -37,6 +39,7 @@
  *   the path is then unknown and the record says so.
  */
 #include <linux/bpf.h>
+#include <linux/openat2.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 
@@ -111,7 +114,9 @@ struct slot {
   __u16 active;
   __u16 path_len;
   __u16 argv_len;
+  __u16 interp_len;
   char path[FMD_BPF_PATH_MAX];
+  char interp[FMD_BPF_INTERP_MAX];   /* an exec's interpreter, path2 of its record */
   /* twice the room used, for the verifier: an offset below the limit plus a length below
    * the limit must stay inside */
   char argv[2 * FMD_BPF_ARGV_MAX];
@@ -209,6 +214,36 @@ struct {
   __type (key, __u32);
   __type (value, struct fmd_bpf_prefix);
 } prefixes SEC (".maps");
+
+/* A captured exec between its entry and its exit: the interpreter the kernel took for
+ * the file (a #! script's, binfmt_misc's), and what kfree() freed last while the exec
+ * failed. */
+struct exec_state {
+  __u64 freed_ptr[2];
+  __u32 freed_len[2];
+  __u32 next;
+  __u32 interp_len;
+  char freed[2][FMD_BPF_INTERP_MAX];
+  char interp[FMD_BPF_INTERP_MAX];
+};
+
+struct {
+  __uint (type, BPF_MAP_TYPE_HASH);
+  __uint (map_flags, BPF_F_NO_PREALLOC);
+  __uint (max_entries, FMD_BPF_MAX_EXECS);
+  __type (key, __u32);
+  __type (value, struct exec_state);
+} execs SEC (".maps");
+
+struct {
+  __uint (type, BPF_MAP_TYPE_ARRAY);
+  __uint (max_entries, 1);
+  __type (key, __u32);
+  __type (value, struct exec_state);
+} exec_template SEC (".maps");
+
+/* entries of execs: while 0, fmd_kfree leaves at once */
+__s64 execs_in_flight;
 
 static __always_inline void
 count_drop (__u32 reason)
@@ -353,6 +388,7 @@ struct resolve {
   __u32 start;
   __u32 len;
   __u32 src;
+  __u32 in_root;    /* an absolute string is below the dirfd too (RESOLVE_IN_ROOT) */
 };
 
 /* What the path's walk cannot tell of its start @dentry: a pseudo file's kind (magic and
@@ -474,7 +510,8 @@ resolve_path (struct scratch  *sp,
     }
   rel_len = (__u32) n - 1;
   r->len = rel_len;
-  if (r->src == FMD_BPF_SRC_VERBATIM || (rel_len > 0 && sp->walk[FMD_BPF_PATH_MAX + 1] == '/'))
+  if (r->src == FMD_BPF_SRC_VERBATIM
+      || (!r->in_root && rel_len > 0 && sp->walk[FMD_BPF_PATH_MAX + 1] == '/'))
     {
       if (rel_len > FMD_BPF_PATH_MAX - 1)
         {
@@ -767,6 +804,52 @@ read_argv (struct slot *s,
   s->argv_len = pos;
 }
 
+/* --- execs ------------------------------------------------------------------------------ */
+
+static __always_inline void
+exec_begin (__u32 tid)
+{
+  __u32 zero = 0;
+  struct exec_state *template = bpf_map_lookup_elem (&exec_template, &zero);
+
+  if (template == NULL)
+    return;
+  if (bpf_map_lookup_elem (&execs, &tid) != NULL)
+    bpf_map_update_elem (&execs, &tid, template, BPF_EXIST);
+  else if (bpf_map_update_elem (&execs, &tid, template, BPF_NOEXIST) == 0)
+    __sync_fetch_and_add (&execs_in_flight, 1);
+}
+
+static __always_inline void
+exec_forget (__u32 tid)
+{
+  if (bpf_map_delete_elem (&execs, &tid) == 0)
+    __sync_fetch_and_add (&execs_in_flight, -1);
+}
+
+static __always_inline void
+exec_interp (struct exec_state *e,
+             const char        *interp)
+{
+  long n = bpf_probe_read_kernel_str (e->interp, FMD_BPF_INTERP_MAX, interp);
+
+  e->interp_len = n > 0 ? n - 1 : 0;
+}
+
+/* The exec of slot @s ends: its interpreter goes to the slot, its state away. */
+static __always_inline void
+exec_end (struct slot *s,
+          __u32        tid)
+{
+  struct exec_state *e = bpf_map_lookup_elem (&execs, &tid);
+
+  if (e == NULL)
+    return;
+  s->interp_len = e->interp_len & (FMD_BPF_INTERP_MAX - 1);
+  bpf_probe_read_kernel (s->interp, s->interp_len, e->interp);
+  exec_forget (tid);
+}
+
 /* A 32-bit syscall of a compat process: its number means another syscall in the table. */
 static __always_inline int
 is_compat_syscall (void)
@@ -820,6 +903,7 @@ enter_captured (__u64 *ctx,
   s->ino = 0;
   s->path_len = 0;
   s->argv_len = 0;
+  s->interp_len = 0;
 
   if (sc->path_src != FMD_BPF_SRC_NONE)
     {
@@ -844,6 +928,8 @@ enter_captured (__u64 *ctx,
 
   if (sc->argv_arg < 6)
     read_argv (s, arg_at (s->args, sc->argv_arg));
+  if (sc->traits & FMD_BPF_T_EXEC)
+    exec_begin (tid);
 
   s->active = 1;
   /* last, so that the time spent above is not counted in the duration */
@@ -890,6 +976,19 @@ append (struct scratch *sp,
   return pos + len + 1;
 }
 
+/* Whether the open_how at @how asks for RESOLVE_IN_ROOT. Read at exit, where the kernel
+ * has copied the struct (so its page is there); the path kept at entry was the string. */
+static __always_inline int
+resolves_in_root (__u64 how)
+{
+  const struct open_how *user = (const struct open_how *) how;
+  __u64 resolve = 0;
+
+  if (user == NULL || bpf_probe_read_user (&resolve, sizeof resolve, &user->resolve) != 0)
+    return 0;
+  return (resolve & RESOLVE_IN_ROOT) != 0;
+}
+
 /* The exit of a syscall whose entry was kept: one record to the ring buffer. A capture
  * that stopped or changed its set in between leaves its slot active, which the next
  * entry overwrites and the generation check refuses. */
@@ -907,12 +1006,15 @@ exit_captured (__u64 *ctx,
   struct slot *s;
   __u64 now, size, avail, flags;
   __u32 cpu, pos = 0;
+  int in_root;
 
   s = bpf_map_lookup_elem (&slots, &tid);
   if (s == NULL || !s->active)
     return 0;
   s->active = 0;
   sc = &fmd_syscalls[s->nr & (FMD_BPF_MAX_NR - 1)];
+  if (sc->traits & FMD_BPF_T_EXEC)
+    exec_end (s, tid);
   /* a successful execveat returns as an execve (the new program's registers) */
   if (s->generation != settings.generation || (s->nr != nr && sc->exit_nr != nr))
     return 0;
@@ -952,7 +1054,8 @@ exit_captured (__u64 *ctx,
   rec->nr = s->nr;
   process_comm (rec->comm);
 
-  if ((s->flags & FMD_BPF_F_PATH_UNKNOWN) && sc->path_src == FMD_BPF_SRC_STRING)
+  in_root = (sc->traits & FMD_BPF_T_OPEN_HOW) && resolves_in_root (arg_at (s->args, sc->struct_arg));
+  if (((s->flags & FMD_BPF_F_PATH_UNKNOWN) || in_root) && sc->path_src == FMD_BPF_SRC_STRING)
     {
       /* The string could not be read at entry: its page was not there yet and a program
        * cannot fault it in. The syscall has faulted it in since, so read it again, against
@@ -972,6 +1075,16 @@ exit_captured (__u64 *ctx,
       /* a successful chdir has moved the cwd the string was relative to: it is the path */
       if ((sc->traits & FMD_BPF_T_MOVES_CWD) && ret == 0)
         r.src = SRC_CWD;
+      /* RESOLVE_IN_ROOT: the string, absolute or not, names a file below the dirfd (or
+       * the cwd), "/etc/shadow" there being dirfd/etc/shadow. A success names the file
+       * it opened, whose path is exact where ".." or a symlink in the string would be
+       * read as leaving that root; a failure is the string below the root. */
+      if (in_root && ret >= 0)
+        {
+          r.src = FMD_BPF_SRC_FD;
+          r.value = (__u64) ret;
+        }
+      r.in_root = in_root;
       resolve_path (sp, &r);
       rec->flags = r.flags | (rec->flags & FMD_BPF_F_CHROOT);
       rec->magic = r.magic;
@@ -1000,6 +1113,12 @@ exit_captured (__u64 *ctx,
       rec->magic2 = r.magic;
       rec->ino2 = r.ino;
       pos = append (sp, pos, &sp->walk[r.start & (2 * FMD_BPF_PATH_MAX - 1)], rec->path2_len);
+    }
+  else if (s->interp_len > 0)
+    {
+      /* an exec's interpreter, as the #! line (or binfmt_misc) names it */
+      rec->path2_len = s->interp_len & (FMD_BPF_INTERP_MAX - 1);
+      pos = append (sp, pos, s->interp, rec->path2_len);
     }
   else
     pos = append (sp, pos, "", 0);
@@ -1112,25 +1231,84 @@ fmd_fork (struct bpf_raw_tracepoint_args *ctx)
   return 0;
 }
 
-/* An execve from a thread other than the leader: the thread takes the leader's pid
- * before the syscall returns, so its slot moves with it, or the exit would not find it. */
+/* A successful exec, before it returns: bprm names the interpreter that runs the file.
+ * From a thread other than the leader, the thread takes the leader's pid before the
+ * syscall returns, so its slot and exec state move with it, or the exit would not find
+ * them. */
 SEC ("raw_tp/sched_process_exec")
 int
 fmd_exec (struct bpf_raw_tracepoint_args *ctx)
 {
   struct task_struct *task = (struct task_struct *) ctx->args[0];
   __u32 old_tid = (__u32) ctx->args[1];
+  struct linux_binprm *bprm = (struct linux_binprm *) ctx->args[2];
   __u32 tid = BPF_CORE_READ (task, pid);
+  const char *interp;
+  struct exec_state *e;
   struct slot *s;
 
-  if (!settings.enabled || old_tid == tid)
+  if (!settings.enabled)
     return 0;
-  s = bpf_map_lookup_elem (&slots, &old_tid);
-  if (s == NULL || !s->active)
+  if (old_tid != tid)
+    {
+      s = bpf_map_lookup_elem (&slots, &old_tid);
+      if (s == NULL || !s->active)
+        return 0;
+      if (bpf_map_update_elem (&slots, &tid, s, BPF_ANY) != 0)
+        count_drop (FMD_BPF_DROP_SLOTS);
+      bpf_map_delete_elem (&slots, &old_tid);
+      e = bpf_map_lookup_elem (&execs, &old_tid);
+      if (e != NULL && bpf_map_update_elem (&execs, &tid, e, BPF_NOEXIST) == 0)
+        __sync_fetch_and_add (&execs_in_flight, 1);
+      exec_forget (old_tid);
+    }
+  e = bpf_map_lookup_elem (&execs, &tid);
+  interp = BPF_CORE_READ (bprm, interp);
+  if (e != NULL && interp != BPF_CORE_READ (bprm, filename))
+    exec_interp (e, interp);
+  return 0;
+}
+
+/* A failed exec's interpreter is not seen by fmd_exec: it is in bprm, which the kernel
+ * frees with kfree() before the syscall returns (free_bprm: bprm->interp, then
+ * bprm->fdpath, then bprm). kfree()'s tracepoint shows each object still whole: the
+ * last two freed are kept, and the one bprm->interp points to is the interpreter. No
+ * other hook is left on such kernels: no kprobes (CONFIG_KPROBES off) and trampolines
+ * (fexit) refused. A kernel that frees bprm otherwise leaves the failed exec without
+ * interpreter, never with a wrong one: the pointer must match. */
+SEC ("tp_btf/kfree")
+int
+fmd_kfree (__u64 *ctx)
+{
+  const void *ptr = (const void *) ctx[1];
+  struct linux_binprm *bprm = (struct linux_binprm *) ptr;
+  struct exec_state *e;
+  const char *interp;
+  __u32 tid, k;
+  long n;
+
+  if (execs_in_flight <= 0 || ptr == NULL)
     return 0;
-  if (bpf_map_update_elem (&slots, &tid, s, BPF_ANY) != 0)
-    count_drop (FMD_BPF_DROP_SLOTS);
-  bpf_map_delete_elem (&slots, &old_tid);
+  tid = (__u32) bpf_get_current_pid_tgid ();
+  e = bpf_map_lookup_elem (&execs, &tid);
+  if (e == NULL)
+    return 0;
+  interp = BPF_CORE_READ (bprm, interp);
+  if (interp != NULL && interp != BPF_CORE_READ (bprm, filename))
+    {
+#pragma unroll
+      for (k = 0; k < 2; k++)
+        if (e->freed_ptr[k] == (__u64) interp)
+          {
+            e->interp_len = e->freed_len[k] & (FMD_BPF_INTERP_MAX - 1);
+            __builtin_memcpy (e->interp, e->freed[k], FMD_BPF_INTERP_MAX);
+            return 0;
+          }
+    }
+  k = e->next++ & 1;
+  e->freed_ptr[k] = (__u64) ptr;
+  n = bpf_probe_read_kernel_str (e->freed[k], FMD_BPF_INTERP_MAX, ptr);
+  e->freed_len[k] = n > 0 ? n - 1 : 0;
   return 0;
 }
 
@@ -1147,6 +1325,7 @@ fmd_task_exit (struct bpf_raw_tracepoint_args *ctx)
   __u32 tgid = id >> 32;
 
   bpf_map_delete_elem (&slots, &tid);
+  exec_forget (tid);
   if (settings.filter_pids && BPF_CORE_READ (task, signal, live.counter) == 0)
     bpf_map_delete_elem (&pids, &tgid);
   return 0;
