@@ -81,7 +81,8 @@ G_BEGIN_DECLS
   X (PATH, path, BYTES, FM_PATH_MAX, "path", "path", TEXT, "path~", \
      "file the call named, absolute where the kernel can tell", "path~'^/etc/'") \
   X (PATH2, path2, BYTES, FM_PATH_MAX, "path2", "path2", TEXT, "path2~", \
-     "second file: the target of rename and link, the contents of a symlink", "path2=*.new") \
+     "second file: rename/link target, symlink contents, interpreter an exec ran or failed to find", \
+     "path2=*.new") \
   X (DETAIL, detail, UTF8, FM_DETAIL_MAX, "detail", "detail", TEXT, "detail~", \
      "flags and modes decoded, e.g. O_WRONLY|O_CREAT, 0644", "detail~O_CREAT")
 
