@@ -74,12 +74,20 @@ static const FmvColumnInfo named[] = {
     .ellipsize = FMV_ELLIPSIZE_END, .tooltip = TRUE },
 };
 
-/* The fields with no column of their own. */
-static const FmFieldId shown_elsewhere[] = {
-  FM_FIELD_SEQ,     /* the list's arrival order; the detail pane shows it */
-  FM_FIELD_UID,     /* the User column's sort key and filter term */
-  FM_FIELD_ERRNO,   /* the Result column's text of a failure */
-  FM_FIELD_PATH2,   /* the Path column's text after the arrow */
+/* The fields with no column of their own, and the field whose column shows them
+ * (FM_N_FIELDS: none does). */
+static const struct {
+  FmFieldId field;
+  FmFieldId shown_in;
+} shown_elsewhere[] = {
+  /* the list's arrival order; the detail pane shows it */
+  { FM_FIELD_SEQ, FM_N_FIELDS },
+  /* the User column's sort key and filter term */
+  { FM_FIELD_UID, FM_FIELD_USER },
+  /* the Result column's text of a failure */
+  { FM_FIELD_ERRNO, FM_FIELD_RESULT },
+  /* the Path column's text after the arrow */
+  { FM_FIELD_PATH2, FM_FIELD_PATH },
 };
 
 #define TEXT_U64(m) return g_strdup_printf ("%" G_GUINT64_FORMAT, (guint64) event->m);
@@ -178,7 +186,7 @@ ensure_columns (void)
   if (!g_once_init_enter (&done))
     return;
   for (guint i = 0; i < G_N_ELEMENTS (shown_elsewhere); i++)
-    placed[shown_elsewhere[i]] = TRUE;
+    placed[shown_elsewhere[i].field] = TRUE;
   for (guint i = 0; i < G_N_ELEMENTS (named); i++)
     {
       g_assert (!placed[named[i].field]);
@@ -222,4 +230,37 @@ fmv_columns_find_field (FmFieldId  field,
         return TRUE;
       }
   return FALSE;
+}
+
+gboolean
+fmv_columns_find_shown (FmFieldId  field,
+                        guint     *column)
+{
+  g_return_val_if_fail (field < FM_N_FIELDS, FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (shown_elsewhere); i++)
+    if (shown_elsewhere[i].field == field)
+      return shown_elsewhere[i].shown_in < FM_N_FIELDS &&
+             fmv_columns_find_field (shown_elsewhere[i].shown_in, column);
+  return fmv_columns_find_field (field, column);
+}
+
+char *
+fmv_columns_action_name (guint column)
+{
+  return g_strdup_printf ("column-%s", fmv_columns_get (column)->name);
+}
+
+void
+fmv_columns_append_chooser (GMenu *menu)
+{
+  g_return_if_fail (G_IS_MENU (menu));
+
+  for (guint c = 0; c < fmv_columns_get_n (); c++)
+    {
+      g_autofree char *name = fmv_columns_action_name (c);
+      g_autofree char *detailed = g_strdup_printf ("win.%s", name);
+
+      g_menu_append (menu, fmv_columns_get (c)->title, detailed);
+    }
 }

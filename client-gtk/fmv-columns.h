@@ -6,13 +6,13 @@
  * the order it shows them; any other field (one just added to the table) comes after
  * them, shown, titled by its jsonl key, its text, alignment and width from its type.
  *
- * This one list is what the column view and its chooser (fmv-window.c), the cells
+ * This one list is what the column view (fmv-window.c) and its chooser, the cells
  * (fmv-cells.c), the row objects' properties (fmv-row.c), the sort (by a column's field)
  * and the analysis's value counts are made from.
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #include "fm-event.h"
 
@@ -51,6 +51,20 @@ const FmvColumnInfo *fmv_columns_get (guint column);
 /* The column that shows @field; FALSE when none does. */
 gboolean fmv_columns_find_field (FmFieldId  field,
                                  guint     *column);
+
+/* The column that shows @field's value: its own, or the one that shows it beside its own
+ * field's (the uid is the User column's sort key, the errno the Result column's text of a
+ * failure, the second path the Path column's text after the arrow). FALSE for the
+ * sequence number, which only the list's order and the detail pane show. */
+gboolean fmv_columns_find_shown (FmFieldId  field,
+                                 guint     *column);
+
+/* The window action that shows or hides @column ("column-pid"), a boolean state. */
+char *fmv_columns_action_name (guint column);
+
+/* The column chooser (Columns in the main menu): appends to @menu an item per column, in
+ * the list's order, titled as the column, for its window action ("win.column-pid"). */
+void fmv_columns_append_chooser (GMenu *menu);
 
 /* @field's value in @event as text, by its type: a number, a name (syscall, user,
  * errno; empty for a call that did not fail), bytes as fmv_bytes_to_display shows them. */

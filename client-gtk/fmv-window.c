@@ -37,8 +37,7 @@ make_columns (FmvWindow *self)
     {
       const FmvColumnInfo *info = fmv_columns_get (c);
       g_autoptr(GtkColumnViewColumn) column = gtk_column_view_column_new (info->title, NULL);
-      g_autofree char *name = g_strdup_printf ("column-%s", info->name);
-      g_autofree char *detailed = g_strdup_printf ("win.%s", name);
+      g_autofree char *name = fmv_columns_action_name (c);
       g_autoptr(GPropertyAction) action = NULL;
 
       gtk_column_view_column_set_resizable (column, TRUE);
@@ -50,9 +49,9 @@ make_columns (FmvWindow *self)
 
       action = g_property_action_new (name, column, "visible");
       g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
-      g_menu_append (self->columns_menu, info->title, detailed);
       g_signal_connect (column, "notify::visible", G_CALLBACK (column_visible_cb), NULL);
     }
+  fmv_columns_append_chooser (self->columns_menu);
 }
 
 /* ---- info bar --------------------------------------------------------------------------- */
