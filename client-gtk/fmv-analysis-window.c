@@ -12,6 +12,7 @@
 #include "fmv-analysis-window.h"
 #include "fmv-analysis.h"
 #include "fmv-cells.h"
+#include "fmv-columns.h"
 #include "fmv-command-line.h"
 #include "fmv-filter-term.h"
 #include "fmv-process-menu.h"
@@ -124,21 +125,16 @@ static const ColumnSpec count_columns[C_N] = {
   [C_COUNT] = { "Count", TRUE, FALSE },
 };
 
-/* The columns whose values can be counted: those a filter term can name. */
-static const struct {
-  const char *label;
-  FmvColumn column;
-  FmvTermField field;
-} count_fields[] = {
-  { "Process", FMV_COLUMN_PROCESS, FMV_TERM_COMM },
-  { "PID", FMV_COLUMN_PID, FMV_TERM_PID },
-  { "TID", FMV_COLUMN_TID, FMV_TERM_TID },
-  { "PPID", FMV_COLUMN_PPID, FMV_TERM_PPID },
-  { "User", FMV_COLUMN_USER, FMV_TERM_UID },
-  { "Syscall", FMV_COLUMN_SYSCALL, FMV_TERM_SYSCALL },
-  { "Result", FMV_COLUMN_RESULT, FMV_TERM_RESULT },
-  { "Path", FMV_COLUMN_PATH, FMV_TERM_PATH },
-};
+/* Column @i of those whose values can be counted: the event list's columns (fmv-columns.h)
+ * whose values a filter term can name, in its order; NULL past the last. */
+static const FmvColumnInfo *
+count_column (guint i)
+{
+  for (guint c = 0; c < fmv_columns_get_n (); c++)
+    if (fmv_filter_term_offered (fmv_columns_get (c)->field) && i-- == 0)
+      return fmv_columns_get (c);
+  return NULL;
+}
 
 typedef struct {
   guint column;
@@ -380,7 +376,7 @@ file_item (FmvAnalysisWindow *self,
   item->keys[F_TIME] = (gint64) info->total_ns;
   set_number (item, F_PROCESSES, info->n_processes);
   set_number (item, F_EVENTS, info->n_events);
-  item->term = fmv_filter_term (info->row_is_path2 ? FMV_TERM_PATH2 : FMV_TERM_PATH, ev);
+  item->term = fmv_filter_term (info->row_is_path2 ? FM_FIELD_PATH2 : FM_FIELD_PATH, ev);
   return item;
 }
 
@@ -465,7 +461,7 @@ show_counts (FmvAnalysisWindow *self,
              GArray            *counts,
              guint              field)
 {
-  const char *property = fmv_cells_get_name (count_fields[field].column);
+  const FmvColumnInfo *column = count_column (field);
 
   g_list_store_remove_all (self->counts);
   for (guint i = 0; i < counts->len; i++)
@@ -477,11 +473,11 @@ show_counts (FmvAnalysisWindow *self,
       const FmEvent *ev;
 
       ev = fmv_row_get_event (row, &stored);
-      g_object_get (row, property, &item->texts[C_VALUE], NULL);
+      item->texts[C_VALUE] = column->format (column->field, ev);
       set_number (item, C_COUNT, vc->count);
-      item->term = fmv_filter_term (count_fields[field].field, ev);
+      item->term = fmv_filter_term (column->field, ev);
       if (i < LOG_ENTRIES)
-        g_debug ("count of %s: %s %u", count_fields[field].label, item->texts[C_VALUE], vc->count);
+        g_debug ("count of %s: %s %u", column->title, item->texts[C_VALUE], vc->count);
       g_list_store_append (self->counts, item);
     }
 }
@@ -492,7 +488,7 @@ typedef struct {
   FmvStore *store;
   GArray *rows;
   gboolean counting;
-  guint field;                /* in count_fields */
+  guint field;                /* count_column()'s index */
   guint generation;
   FmvAnalysis *analysis;
   GArray *counts;
@@ -523,7 +519,7 @@ job_thread (GTask        *task,
   gint64 start = g_get_monotonic_time ();
 
   if (job->counting)
-    job->counts = fmv_analysis_count_values (job->store, rows, job->rows->len, count_fields[job->field].field);
+    job->counts = fmv_analysis_count_values (job->store, rows, job->rows->len, count_column (job->field)->field);
   else
     job->analysis = fmv_analysis_new (job->store, rows, job->rows->len);
   job->seconds = (g_get_monotonic_time () - start) / 1e6;
@@ -550,7 +546,7 @@ job_done_cb (GObject      *source,
       if (job->generation != self->count_generation)
         return;
       show_counts (self, job->counts, job->field);
-      g_debug ("count occurrences of %s: %u values of %u events in %.3f s", count_fields[job->field].label,
+      g_debug ("count occurrences of %s: %u values of %u events in %.3f s", count_column (job->field)->title,
                job->counts->len, job->rows->len, job->seconds);
       text = g_strdup_printf ("%'u different values in %'u events", job->counts->len, job->rows->len);
       gtk_label_set_label (self->count_status, text);
@@ -616,7 +612,7 @@ count_field_cb (GtkDropDown       *drop_down,
 {
   guint field = gtk_drop_down_get_selected (drop_down);
 
-  if (field < G_N_ELEMENTS (count_fields))
+  if (count_column (field) != NULL)
     run_job (self, TRUE, field);
 }
 
@@ -670,7 +666,7 @@ fmv_analysis_window_init (FmvAnalysisWindow *self)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *counts_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *field_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  const char *labels[G_N_ELEMENTS (count_fields) + 1] = { NULL };
+  const char *labels[FM_N_FIELDS + 1] = { NULL };
 
   self->cancellable = g_cancellable_new ();
   self->processes = g_list_store_new (FMV_TYPE_SUMMARY_ITEM);
@@ -689,8 +685,8 @@ fmv_analysis_window_init (FmvAnalysisWindow *self)
   gtk_stack_add_titled (self->stack, make_view (self, file_columns, F_N, self->files, FALSE, F_EVENTS),
                         "files", "File Summary");
 
-  for (guint i = 0; i < G_N_ELEMENTS (count_fields); i++)
-    labels[i] = count_fields[i].label;
+  for (guint i = 0; count_column (i) != NULL; i++)
+    labels[i] = count_column (i)->title;
   self->count_field = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (labels));
   gtk_widget_set_margin_start (field_box, 6);
   gtk_widget_set_margin_top (field_box, 6);

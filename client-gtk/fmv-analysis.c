@@ -11,6 +11,7 @@
 
 #include "fm-syscalls.h"
 #include "fmv-analysis.h"
+#include "fmv-sort.h"
 
 typedef struct {
   gint64 number;
@@ -338,38 +339,6 @@ fmv_analysis_dup_subtree_pids (FmvAnalysis *analysis,
   return pids;
 }
 
-/* The value of @field in @ev (whose record is @record) as a key. */
-static Key
-field_key (const FmEvent        *ev,
-           const FmCompactEvent *record,
-           FmvTermField          field)
-{
-  switch (field)
-    {
-    case FMV_TERM_COMM:
-      return (Key) { .number = record->comm_id };
-    case FMV_TERM_PATH:
-      return (Key) { .number = record->path_id };
-    case FMV_TERM_PATH2:
-      return (Key) { .number = record->path2_id };
-    case FMV_TERM_PID:
-      return (Key) { .number = ev->pid };
-    case FMV_TERM_PPID:
-      return (Key) { .number = ev->ppid };
-    case FMV_TERM_TID:
-      return (Key) { .number = ev->tid };
-    case FMV_TERM_UID:
-      return (Key) { .number = ev->uid };
-    case FMV_TERM_SYSCALL:
-      return (Key) { .number = ev->syscall_nr };
-    case FMV_TERM_RESULT:
-      return (Key) { .number = ev->result };
-    case FMV_TERM_NONE:
-    default:
-      return (Key) { .number = 0 };
-    }
-}
-
 static int
 compare_counts (gconstpointer a,
                 gconstpointer b)
@@ -385,22 +354,24 @@ GArray *
 fmv_analysis_count_values (FmvStore      *store,
                            const guint32 *rows,
                            guint          n,
-                           FmvTermField   field)
+                           FmFieldId      field)
 {
   g_autoptr(GHashTable) values = key_table_new ();
   GArray *counts = g_array_new (FALSE, TRUE, sizeof (FmvValueCount));
   guint n_values = 0;
 
   g_return_val_if_fail (FMV_IS_STORE (store), counts);
+  g_return_val_if_fail (field < FM_N_FIELDS, counts);
 
   for (guint i = 0; i < n; i++)
     {
-      FmvStoreEvent stored;
+      FmCompactEvent record;
       Key key;
       gboolean is_new;
       guint index;
 
-      key = field_key (fmv_store_get_event (store, rows[i], &stored), &stored.record, field);
+      /* strings by their ids, which tell them apart */
+      key.number = (gint64) fmv_sort_value (store, rows[i], fmv_store_get_record (store, rows[i], &record), field);
       index = intern (values, &key, &n_values, &is_new);
       if (is_new)
         {

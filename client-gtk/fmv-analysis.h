@@ -11,7 +11,7 @@
 
 #include <glib.h>
 
-#include "fmv-filter-term.h"
+#include "fm-event-fields.h"
 #include "fmv-store.h"
 
 G_BEGIN_DECLS
@@ -73,11 +73,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FmvAnalysis, fmv_analysis_free)
 GArray *fmv_analysis_dup_subtree_pids (FmvAnalysis *analysis,
                                        guint        index);
 
-/* How often each value of @field occurs among @n rows, most frequent first (ties in order
- * of first appearance); an array of FmvValueCount. */
+/* How often each value of @field (any field of the table) occurs among @n rows, most
+ * frequent first (ties in order of first appearance); an array of FmvValueCount. */
 GArray *fmv_analysis_count_values (FmvStore      *store,
                                    const guint32 *rows,
                                    guint          n,
-                                   FmvTermField   field);
+                                   FmFieldId      field);
 
 G_END_DECLS

@@ -1,11 +1,12 @@
 /* fmv-cells.c: the cells of the event list's columns: a line of text per cell
- * (fmv-cell-text.h), filled from the row's properties, failed calls in red; see
- * fmv-cells.h.
+ * (fmv-cell-text.h), filled by the column's format (fmv-columns.h), failed calls in red;
+ * see fmv-cells.h.
  */
 #include "config.h"
 
 #include "fmv-cell-text.h"
 #include "fmv-cells.h"
+#include "fmv-columns.h"
 #include "fmv-row.h"
 
 /* A window's cells: the highlight rules they are coloured by, its bookmarks, and the
@@ -25,29 +26,7 @@ typedef struct {
  * cells at each update, and the bindings' expression watches (a notify handler connected on
  * each row per cell, re-evaluated, then disconnected) took most of that frame. Failed calls
  * get the "failed" class (red), toggled only when it changes, since any class change
- * restyles the cell. */
-typedef struct {
-  const char *property;   /* the FmvRow property shown */
-  float xalign;
-  PangoEllipsizeMode ellipsize;
-  gboolean numeric;       /* tabular figures */
-  gboolean tooltip;       /* the whole text on hover */
-} CellSpec;
-
-static const CellSpec cell_specs[FMV_N_COLUMNS] = {
-  [FMV_COLUMN_TIME] = { "time", 0, PANGO_ELLIPSIZE_NONE, TRUE, FALSE },
-  [FMV_COLUMN_PROCESS] = { "process", 0, PANGO_ELLIPSIZE_END, FALSE, FALSE },
-  [FMV_COLUMN_PID] = { "pid", 1, PANGO_ELLIPSIZE_NONE, TRUE, FALSE },
-  [FMV_COLUMN_SYSCALL] = { "syscall", 0, PANGO_ELLIPSIZE_NONE, FALSE, FALSE },
-  [FMV_COLUMN_RESULT] = { "result", 0, PANGO_ELLIPSIZE_NONE, FALSE, FALSE },
-  [FMV_COLUMN_PATH] = { "path", 0, PANGO_ELLIPSIZE_MIDDLE, FALSE, TRUE },
-  [FMV_COLUMN_DETAIL] = { "detail", 0, PANGO_ELLIPSIZE_END, FALSE, TRUE },
-  [FMV_COLUMN_DURATION] = { "duration", 1, PANGO_ELLIPSIZE_NONE, TRUE, FALSE },
-  [FMV_COLUMN_USER] = { "user", 0, PANGO_ELLIPSIZE_END, FALSE, FALSE },
-  [FMV_COLUMN_TID] = { "tid", 1, PANGO_ELLIPSIZE_NONE, TRUE, FALSE },
-  [FMV_COLUMN_PPID] = { "ppid", 1, PANGO_ELLIPSIZE_NONE, TRUE, FALSE },
-};
-
+ * restyles the cell. How a column's cells look and what they say is its FmvColumnInfo. */
 /* The tooltip is made when the pointer asks for it. Setting tooltip-text at every bind
  * made GTK 4.8 query the tooltip each time, which asks the display where the pointer is:
  * on X11 a round trip to the server per cell, which made every scroll to the newest rows
@@ -68,13 +47,20 @@ cell_query_tooltip_cb (GtkWidget  *label,
   return TRUE;
 }
 
+/* fmv-columns.h names its ellipsizing without GTK */
+G_STATIC_ASSERT ((int) FMV_ELLIPSIZE_NONE == (int) PANGO_ELLIPSIZE_NONE);
+G_STATIC_ASSERT ((int) FMV_ELLIPSIZE_START == (int) PANGO_ELLIPSIZE_START);
+G_STATIC_ASSERT ((int) FMV_ELLIPSIZE_MIDDLE == (int) PANGO_ELLIPSIZE_MIDDLE);
+G_STATIC_ASSERT ((int) FMV_ELLIPSIZE_END == (int) PANGO_ELLIPSIZE_END);
+
 typedef struct {
-  FmvColumn column;
+  guint column;
   FmvCellMenuFunc func;
 } MenuHook;
 
-/* The same for every window: the function finds its window from the cell. */
-static MenuHook menu_hooks[FMV_N_COLUMNS];
+/* The same for every window: the function finds its window from the cell. A column per
+ * field at most. */
+static MenuHook menu_hooks[FM_N_FIELDS];
 
 typedef struct {
   FmvCellClickFunc func;
@@ -162,12 +148,13 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *item,
                gpointer                  user_data)
 {
-  const CellSpec *spec = user_data;
-  GtkWidget *label = fmv_cell_text_new (spec->xalign, spec->ellipsize, spec->numeric);
+  guint c = GPOINTER_TO_UINT (user_data);
+  const FmvColumnInfo *column = fmv_columns_get (c);
+  GtkWidget *label = fmv_cell_text_new (column->xalign, (PangoEllipsizeMode) column->ellipsize, column->numeric);
 
-  fmv_cells_add_right_click (label, item, column_menu_cb, &menu_hooks[spec - cell_specs]);
+  fmv_cells_add_right_click (label, item, column_menu_cb, &menu_hooks[c]);
 
-  if (spec->tooltip)
+  if (column->tooltip)
     {
       gtk_widget_set_has_tooltip (label, TRUE);
       g_signal_connect (label, "query-tooltip", G_CALLBACK (cell_query_tooltip_cb), NULL);
@@ -257,13 +244,14 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *item,
               gpointer                  user_data)
 {
-  const CellSpec *spec = user_data;
+  const FmvColumnInfo *column = fmv_columns_get (GPOINTER_TO_UINT (user_data));
   Cells *cells = g_object_get_data (G_OBJECT (factory), "fmv-cells");
   FmvRow *row = gtk_list_item_get_item (item);
   GtkWidget *label = gtk_list_item_get_child (item);
+  FmvStoreEvent stored;
   g_autofree char *text = NULL;
 
-  g_object_get (row, spec->property, &text, NULL);
+  text = column->format (column->field, fmv_row_get_event (row, &stored));
   fmv_cell_text_set_text (FMV_CELL_TEXT (label), text);
   set_class (label, "failed", fmv_row_get_failed (row));
   g_hash_table_insert (cells->bound, label, item);
@@ -280,21 +268,13 @@ cell_unbind_cb (GtkSignalListItemFactory *factory,
   g_hash_table_remove (cells->bound, gtk_list_item_get_child (item));
 }
 
-const char *
-fmv_cells_get_name (FmvColumn column)
-{
-  g_return_val_if_fail (column >= 0 && column < FMV_N_COLUMNS, NULL);
-
-  return cell_specs[column].property;
-}
-
 void
-fmv_cells_set_factories (GtkColumnViewColumn *const columns[FMV_N_COLUMNS],
+fmv_cells_set_factories (GtkColumnViewColumn *const *columns,
                          FmvCellMenuFunc            menu_func,
                          FmvHighlights             *highlights,
                          FmvBookmarks              *bookmarks)
 {
-  for (FmvColumn c = 0; c < FMV_N_COLUMNS; c++)
+  for (guint c = 0; c < fmv_columns_get_n (); c++)
     {
       g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
       Cells *cells = g_new0 (Cells, 1);
@@ -306,9 +286,9 @@ fmv_cells_set_factories (GtkColumnViewColumn *const columns[FMV_N_COLUMNS],
       cells->highlights_id = g_signal_connect (highlights, "changed", G_CALLBACK (marks_changed_cb), cells);
       cells->bookmarks_id = g_signal_connect (bookmarks, "changed", G_CALLBACK (marks_changed_cb), cells);
       g_object_set_data_full (G_OBJECT (factory), "fmv-cells", cells, cells_free);
-      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), (gpointer) &cell_specs[c]);
-      g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), (gpointer) &cell_specs[c]);
-      g_signal_connect (factory, "unbind", G_CALLBACK (cell_unbind_cb), (gpointer) &cell_specs[c]);
+      g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), GUINT_TO_POINTER (c));
+      g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), GUINT_TO_POINTER (c));
+      g_signal_connect (factory, "unbind", G_CALLBACK (cell_unbind_cb), GUINT_TO_POINTER (c));
       gtk_column_view_column_set_factory (columns[c], factory);
     }
 }

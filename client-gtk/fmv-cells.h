@@ -5,15 +5,14 @@
 
 #include "fmv-bookmarks.h"
 #include "fmv-highlights.h"
-#include "fmv-sort.h"
 
 G_BEGIN_DECLS
 
-/* Called on a right click on a cell: @cell is its widget (its root is the window), (@x, @y)
- * the click in it. */
+/* Called on a right click on a cell of @column (its index in fmv-columns.h): @cell is its
+ * widget (its root is the window), (@x, @y) the click in it. */
 typedef void (*FmvCellMenuFunc) (GtkWidget *cell,
                                  GObject   *row,
-                                 FmvColumn  column,
+                                 guint      column,
                                  double     x,
                                  double     y);
 
@@ -31,16 +30,13 @@ void fmv_cells_add_right_click (GtkWidget        *cell,
                                 FmvCellClickFunc  func,
                                 gpointer          user_data);
 
-/* Gives each column (indexed by FmvColumn) the factory of its cells; @menu_func is called
- * on right clicks; rows are coloured by the first of @highlights they match and marked
- * when in @bookmarks. */
-void fmv_cells_set_factories (GtkColumnViewColumn *const columns[FMV_N_COLUMNS],
+/* Gives each column (fmv_columns_get_n() of them, in the order of fmv-columns.h) the
+ * factory of its cells; @menu_func is called on right clicks; rows are coloured by the
+ * first of @highlights they match and marked when in @bookmarks. */
+void fmv_cells_set_factories (GtkColumnViewColumn *const *columns,
                               FmvCellMenuFunc            menu_func,
                               FmvHighlights             *highlights,
                               FmvBookmarks              *bookmarks);
-
-/* The FmvRow property a column shows ("pid", "user"), also the name of its chooser action. */
-const char *fmv_cells_get_name (FmvColumn column);
 
 /* A cell's label for the analysis views' lists (the event list's cells are FmvCellText):
  * one line, ellipsized, "numeric" for tabular figures (style.css). */

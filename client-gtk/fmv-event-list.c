@@ -69,7 +69,7 @@ struct _FmvEventList
 
   char *filter_text;          /* NULL = no filter */
   FmFilter *filter;           /* main-thread instance; workers parse their own */
-  FmvColumn sort_column;
+  FmvSortField sort_field;
   gboolean descending;
 
   guint generation;
@@ -106,7 +106,7 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (FmvEventList, fmv_event_list, G_TYPE_OBJECT,
 typedef struct {
   FmvStore *store;
   char *filter_text;
-  FmvColumn sort_column;
+  FmvSortField sort_field;
   gboolean descending;
   guint first_row;
   guint n_rows;
@@ -155,7 +155,7 @@ refilter_worker (GTask        *task,
   g_autofree guint32 *chunk = g_new (guint32, MATCH_CHUNK_ROWS);
   g_autoptr(FmFilter) filter = NULL;
   g_autoptr(FmFilterMemo) memo = NULL;
-  gboolean sorted = job->sort_column != FMV_COLUMN_NONE || job->descending;
+  gboolean sorted = job->sort_field != FMV_SORT_ARRIVAL || job->descending;
 
   if (job->filter_text != NULL)
     {
@@ -199,7 +199,7 @@ refilter_worker (GTask        *task,
     }
   if (job->index != NULL)
     fmv_sort_rows (job->store, (guint32 *) (void *) job->index->data, job->index->len,
-                   job->sort_column, job->descending);
+                   job->sort_field, job->descending);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -234,7 +234,7 @@ lower_bound (const guint32 *rows,
 static gboolean
 is_arrival_order (FmvEventList *self)
 {
-  return self->sort_column == FMV_COLUMN_NONE && !self->descending;
+  return self->sort_field == FMV_SORT_ARRIVAL && !self->descending;
 }
 
 /* "resetting" goes out before the rows shown change, never after: its handlers read the
@@ -359,8 +359,8 @@ take_new_rows (FmvEventList *self,
 
   /* Sorted: everything from the first insertion point on moves. */
   fmv_sort_rows (self->store, (guint32 *) (void *) fresh->data, fresh->len,
-                 self->sort_column, self->descending);
-  merged = fmv_sort_merge (self->store, self->index, fresh, self->sort_column,
+                 self->sort_field, self->descending);
+  merged = fmv_sort_merge (self->store, self->index, fresh, self->sort_field,
                            self->descending, position);
   if (*position < old_len)
     begin_reset (self);
@@ -504,7 +504,7 @@ fmv_event_list_queue_update (FmvEventList *self)
 static gboolean
 is_identity (FmvEventList *self)
 {
-  return self->filter_text == NULL && self->sort_column == FMV_COLUMN_NONE && !self->descending;
+  return self->filter_text == NULL && self->sort_field == FMV_SORT_ARRIVAL && !self->descending;
 }
 
 static void
@@ -594,7 +594,7 @@ restart (FmvEventList *self)
   job = g_new0 (Job, 1);
   job->store = g_object_ref (self->store);
   job->filter_text = g_strdup (self->filter_text);
-  job->sort_column = self->sort_column;
+  job->sort_field = self->sort_field;
   job->descending = self->descending;
   job->first_row = fmv_store_get_first_row (self->store);
   job->n_rows = fmv_store_get_n_rows (self->store);
@@ -714,18 +714,19 @@ fmv_event_list_get_filter (FmvEventList *self)
 
 void
 fmv_event_list_set_sort (FmvEventList *self,
-                         FmvColumn     column,
+                         FmvSortField  field,
                          gboolean      descending)
 {
   g_return_if_fail (FMV_IS_EVENT_LIST (self));
-  g_return_if_fail (column >= FMV_COLUMN_NONE && column < FMV_N_COLUMNS);
+  g_return_if_fail (field >= FMV_SORT_ARRIVAL && field < FM_N_FIELDS);
 
-  if (self->sort_column == column && self->descending == descending)
+  if (self->sort_field == field && self->descending == descending)
     return;
-  self->sort_column = column;
+  self->sort_field = field;
   self->descending = descending;
   /* The Xvfb tests read this line. */
-  g_debug ("sort: column %d%s", column, descending ? ", descending" : "");
+  g_debug ("sort: column %s%s", field == FMV_SORT_ARRIVAL ? "none" : fm_event_fields[field].filter_name,
+           descending ? ", descending" : "");
   restart (self);
 }
 
@@ -1029,7 +1030,7 @@ fmv_event_list_class_init (FmvEventListClass *klass)
 static void
 fmv_event_list_init (FmvEventList *self)
 {
-  self->sort_column = FMV_COLUMN_NONE;
+  self->sort_field = FMV_SORT_ARRIVAL;
   self->rows = g_hash_table_new (NULL, NULL);
 }
 

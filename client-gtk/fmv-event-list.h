@@ -44,8 +44,9 @@ gboolean fmv_event_list_set_filter (FmvEventList *self,
                                     GError      **error);
 const char *fmv_event_list_get_filter (FmvEventList *self);
 
+/* Orders the rows by @field (FMV_SORT_ARRIVAL: as they came), ties in arrival order. */
 void fmv_event_list_set_sort (FmvEventList *self,
-                              FmvColumn     column,
+                              FmvSortField  field,
                               gboolean      descending);
 
 /* TRUE while a refilter or resort runs (the "busy" property). */

@@ -49,53 +49,77 @@ append_value (GString    *out,
   g_string_append_c (out, '\'');
 }
 
+static char *
+text_term (const char *name,
+           const char *value,
+           gsize       len)
+{
+  GString *out = g_string_new (name);
+
+  g_string_append_c (out, '=');
+  append_value (out, value, len);
+  return g_string_free (out, FALSE);
+}
+
+/* A result as the filter reads one: a failure by its errno's name where it has one. */
+static char *
+result_term (const char *name,
+             gint64      result)
+{
+  const char *errno_name = result < 0 && result >= -G_MAXINT ? fm_errno_name ((int) -result) : NULL;
+
+  if (errno_name != NULL)
+    return g_strdup_printf ("%s=%s", fm_event_fields[FM_FIELD_ERRNO].filter_name, errno_name);
+  return g_strdup_printf ("%s=%" G_GINT64_FORMAT, name, result);
+}
+
+#define TERM_U64(m, kind) return g_strdup_printf ("%s=%" G_GUINT64_FORMAT, name, (guint64) event->m);
+#define TERM_U32(m, kind) return g_strdup_printf ("%s=%u", name, (guint) event->m);
+#define TERM_I64(m, kind) \
+  return kind == FM_FILTER_KIND_RESULT ? result_term (name, event->m) \
+                                       : g_strdup_printf ("%s=%" G_GINT64_FORMAT, name, (gint64) event->m);
+#define TERM_SYSCALL(m, kind) return g_strdup_printf ("%s=%s", name, fm_syscall_name (event->m, syscall));
+#define TERM_BYTES(m, kind) return text_term (name, event->m, event->m##_len);
+#define TERM_UTF8(m, kind) TERM_BYTES (m, kind)
+/* the derived fields by what they are derived from: a user name is not unique to a uid */
+#define TERM_ERRNO(m, kind) return result_term (fm_event_fields[FM_FIELD_RESULT].filter_name, event->result);
+#define TERM_USER(m, kind) \
+  return g_strdup_printf ("%s=%u", fm_event_fields[FM_FIELD_UID].filter_name, (guint) event->uid);
+#define TERM_CASE(id, m, type, limit, key, filter, kind, ...) \
+  case FM_FIELD_##id: TERM_##type (m, FM_FILTER_KIND_##kind)
+
 char *
-fmv_filter_term (FmvTermField   field,
+fmv_filter_term (FmFieldId      field,
                  const FmEvent *event)
 {
-  GString *out;
-  char name[16];
+  const char *name;
+  char syscall[FM_SYSCALL_NAME_MAX];
 
   g_return_val_if_fail (event != NULL, NULL);
+  g_return_val_if_fail (field < FM_N_FIELDS, NULL);
 
+  name = fm_event_fields[field].filter_name;
   switch (field)
     {
-    case FMV_TERM_NONE:
-      return NULL;
-    case FMV_TERM_COMM:
-      out = g_string_new ("comm=");
-      append_value (out, event->comm, event->comm_len);
-      return g_string_free (out, FALSE);
-    case FMV_TERM_PID:
-      return g_strdup_printf ("pid=%u", event->pid);
-    case FMV_TERM_PPID:
-      return g_strdup_printf ("ppid=%u", event->ppid);
-    case FMV_TERM_TID:
-      return g_strdup_printf ("tid=%u", event->tid);
-    case FMV_TERM_UID:
-      return g_strdup_printf ("uid=%u", event->uid);
-    case FMV_TERM_SYSCALL:
-      return g_strdup_printf ("syscall=%s", fm_syscall_name (event->syscall_nr, name));
-    case FMV_TERM_RESULT:
-      if (event->result < 0)
-        {
-          const char *errno_name = event->result >= -G_MAXINT ? fm_errno_name ((int) -event->result) : NULL;
-
-          if (errno_name != NULL)
-            return g_strdup_printf ("errno=%s", errno_name);
-        }
-      return g_strdup_printf ("result=%" G_GINT64_FORMAT, event->result);
-    case FMV_TERM_PATH:
-      out = g_string_new ("path=");
-      append_value (out, event->path, event->path_len);
-      return g_string_free (out, FALSE);
-    case FMV_TERM_PATH2:
-      out = g_string_new ("path2=");
-      append_value (out, event->path2, event->path2_len);
-      return g_string_free (out, FALSE);
+      FM_EVENT_FIELDS (TERM_CASE)
+    case FM_N_FIELDS:
     default:
-      g_return_val_if_reached (NULL);
+      break;
     }
+  g_return_val_if_reached (NULL);
+}
+
+gboolean
+fmv_filter_term_offered (FmFieldId field)
+{
+  g_return_val_if_fail (field < FM_N_FIELDS, FALSE);
+
+  /* the sequence number and the decoded flags by what they are, times and durations by
+   * their kind: the row menu offers the events before or after one instead */
+  if (field == FM_FIELD_SEQ || field == FM_FIELD_DETAIL)
+    return FALSE;
+  return fm_event_fields[field].filter_kind != FM_FILTER_KIND_TIME &&
+         fm_event_fields[field].filter_kind != FM_FILTER_KIND_DURATION;
 }
 
 #define MIN_RANGE 3

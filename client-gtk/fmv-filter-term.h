@@ -8,23 +8,16 @@
 
 G_BEGIN_DECLS
 
-typedef enum {
-  FMV_TERM_NONE,
-  FMV_TERM_COMM,
-  FMV_TERM_PID,
-  FMV_TERM_PPID,
-  FMV_TERM_TID,
-  FMV_TERM_UID,
-  FMV_TERM_SYSCALL,
-  FMV_TERM_RESULT,
-  FMV_TERM_PATH,
-  FMV_TERM_PATH2,
-} FmvTermField;
-
-/* A term that matches @event's value of @field, e.g. comm=sshd, path='/tmp/a b',
- * errno=ENOENT; NULL for FMV_TERM_NONE. */
-char *fmv_filter_term (FmvTermField   field,
+/* A term that matches @event's value of @field (any field of the table), e.g.
+ * comm=sshd, path='/tmp/a b', pid=7; a failed call's result as its errno when it has a
+ * name (errno=ENOENT), the user as its uid (uid=1000). */
+char *fmv_filter_term (FmFieldId      field,
                        const FmEvent *event);
+
+/* Whether "show only events with this value" is offered for @field (the row menu, the
+ * detail pane's buttons, the analysis's value counts): not for values that nearly every
+ * event has its own of. */
+gboolean fmv_filter_term_offered (FmFieldId field);
 
 /* A term that matches the events of @n pids (ascending, n >= 1), or with @exclude those
  * of every other pid, ready to be joined with "and": pid=7, (pid=7 or pid=9),

@@ -1,11 +1,12 @@
-/* fmv-row.c: one row of the event list as a GObject with display properties, created on
- * demand by the list model and bound to cells by the .ui factories. */
+/* fmv-row.c: one row of the event list as a GObject with a text property per column
+ * (fmv-columns.h), created on demand by the list model; and the formatting the columns
+ * and the detail pane share. */
 #include "config.h"
 
 #include <pwd.h>
 
 #include "fm-escape.h"
-#include "fm-syscalls.h"
+#include "fmv-columns.h"
 #include "fmv-row.h"
 
 struct _FmvRow
@@ -16,24 +17,10 @@ struct _FmvRow
   guint row;
 };
 
-enum {
-  PROP_0,
-  PROP_TIME,
-  PROP_PROCESS,
-  PROP_PID,
-  PROP_SYSCALL,
-  PROP_RESULT,
-  PROP_PATH,
-  PROP_DETAIL,
-  PROP_DURATION,
-  PROP_USER,
-  PROP_TID,
-  PROP_PPID,
-  PROP_FAILED,
-  N_PROPS
-};
+/* A string property per column (fmv-columns.h), its id the column's index + 1, then
+ * "failed". */
+#define PROP_FAILED (fmv_columns_get_n () + 1)
 
-static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (FmvRow, fmv_row, G_TYPE_OBJECT)
 
@@ -136,28 +123,6 @@ fmv_row_get_failed (FmvRow *self)
 }
 
 char *
-fmv_row_dup_time (FmvRow *self)
-{
-  FmvStoreEvent stored;
-  const FmEvent *ev;
-
-  ev = fmv_row_get_event (self, &stored);
-  return fmv_format_time (ev->time_ns, FALSE);
-}
-
-/* comm is the process's name (its leader thread's, as the backends record it); which
- * thread made the call is the TID column's. */
-char *
-fmv_row_dup_process (FmvRow *self)
-{
-  FmvStoreEvent stored;
-  const FmEvent *ev;
-
-  ev = fmv_row_get_event (self, &stored);
-  return fmv_bytes_to_display (ev->comm, ev->comm_len);
-}
-
-char *
 fmv_format_duration (guint64 ns)
 {
   if (ns == 0)
@@ -198,22 +163,6 @@ fmv_user_name (guint32 uid)
   return name;
 }
 
-char *
-fmv_row_dup_path (FmvRow *self)
-{
-  FmvStoreEvent stored;
-  const FmEvent *ev;
-  g_autofree char *path = NULL;
-  g_autofree char *path2 = NULL;
-
-  ev = fmv_row_get_event (self, &stored);
-  path = fmv_bytes_to_display (ev->path, ev->path_len);
-  if (ev->path2_len == 0)
-    return g_steal_pointer (&path);
-  path2 = fmv_bytes_to_display (ev->path2, ev->path2_len);
-  return g_strdup_printf ("%s → %s", path, path2);
-}
-
 static void
 fmv_row_get_property (GObject    *object,
                       guint       prop_id,
@@ -223,55 +172,18 @@ fmv_row_get_property (GObject    *object,
   FmvRow *self = FMV_ROW (object);
   FmvStoreEvent stored;
   const FmEvent *ev;
-  char buf[32];
 
   ev = fmv_row_get_event (self, &stored);
-
-  switch (prop_id)
+  if (prop_id == PROP_FAILED)
+    g_value_set_boolean (value, ev->result < 0);
+  else if (prop_id >= 1 && prop_id <= fmv_columns_get_n ())
     {
-    case PROP_TIME:
-      g_value_take_string (value, fmv_format_time (ev->time_ns, FALSE));
-      break;
-    case PROP_PROCESS:
-      g_value_take_string (value, fmv_row_dup_process (self));
-      break;
-    case PROP_PID:
-      g_value_take_string (value, g_strdup_printf ("%u", ev->pid));
-      break;
-    case PROP_SYSCALL:
-      {
-        char name[16];
+      const FmvColumnInfo *column = fmv_columns_get (prop_id - 1);
 
-        g_value_set_string (value, fm_syscall_name (ev->syscall_nr, name));
-      }
-      break;
-    case PROP_RESULT:
-      g_value_set_string (value, fm_result_format (ev->syscall_nr, ev->result, buf));
-      break;
-    case PROP_PATH:
-      g_value_take_string (value, fmv_row_dup_path (self));
-      break;
-    case PROP_DETAIL:
-      g_value_take_string (value, fmv_bytes_to_display (ev->detail, ev->detail_len));
-      break;
-    case PROP_DURATION:
-      g_value_take_string (value, fmv_format_duration (ev->duration_ns));
-      break;
-    case PROP_USER:
-      g_value_set_string (value, fmv_user_name (ev->uid));
-      break;
-    case PROP_TID:
-      g_value_take_string (value, g_strdup_printf ("%u", ev->tid));
-      break;
-    case PROP_PPID:
-      g_value_take_string (value, g_strdup_printf ("%u", ev->ppid));
-      break;
-    case PROP_FAILED:
-      g_value_set_boolean (value, ev->result < 0);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      g_value_take_string (value, column->format (column->field, ev));
     }
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -292,25 +204,13 @@ fmv_row_class_init (FmvRowClass *klass)
   object_class->get_property = fmv_row_get_property;
   object_class->finalize = fmv_row_finalize;
 
-#define STRING_PROP(id, name) \
-  properties[id] = g_param_spec_string (name, NULL, NULL, NULL, \
-                                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)
-  STRING_PROP (PROP_TIME, "time");
-  STRING_PROP (PROP_PROCESS, "process");
-  STRING_PROP (PROP_PID, "pid");
-  STRING_PROP (PROP_SYSCALL, "syscall");
-  STRING_PROP (PROP_RESULT, "result");
-  STRING_PROP (PROP_PATH, "path");
-  STRING_PROP (PROP_DETAIL, "detail");
-  STRING_PROP (PROP_DURATION, "duration");
-  STRING_PROP (PROP_USER, "user");
-  STRING_PROP (PROP_TID, "tid");
-  STRING_PROP (PROP_PPID, "ppid");
-#undef STRING_PROP
-  properties[PROP_FAILED] = g_param_spec_boolean ("failed", NULL, NULL, FALSE,
-                                                  G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  for (guint c = 0; c < fmv_columns_get_n (); c++)
+    g_object_class_install_property (object_class, c + 1,
+                                     g_param_spec_string (fmv_columns_get (c)->name, NULL, NULL, NULL,
+                                                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (object_class, PROP_FAILED,
+                                   g_param_spec_boolean ("failed", NULL, NULL, FALSE,
+                                                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 }
 
 static void

@@ -24,11 +24,6 @@ const FmEvent *fmv_row_get_event (FmvRow        *self,
                                   FmvStoreEvent *stored);
 gboolean fmv_row_get_failed (FmvRow *self);
 
-/* Display texts, as the columns show them (newly allocated). */
-char *fmv_row_dup_time (FmvRow *self);
-char *fmv_row_dup_process (FmvRow *self);
-char *fmv_row_dup_path (FmvRow *self);
-
 /* "12.3 µs"; empty for 0 (unknown). */
 char *fmv_format_duration (guint64 ns);
 /* The user's name for @uid (the number when it has none), looked up once per uid; main

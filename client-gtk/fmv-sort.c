@@ -1,4 +1,4 @@
-/* fmv-sort.c: ordering the event list's rows by a column, over the compact store: the
+/* fmv-sort.c: ordering the event list's rows by a field, over the compact store: the
  * keys are read from the records (numbers, or the ids of the store's strings, compared
  * where they lie), so a million-row sort allocates one array of keys and no string. */
 #include "config.h"
@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fm-compact-event.h"
 #include "fm-syscalls.h"
 #include "fmv-sort.h"
 
@@ -56,64 +57,84 @@ init_syscall_ranks (void)
     }
 }
 
-static gboolean
-is_text (FmvColumn column)
+gboolean
+fmv_sort_is_text (FmFieldId field)
 {
-  return column == FMV_COLUMN_PROCESS || column == FMV_COLUMN_PATH || column == FMV_COLUMN_DETAIL;
+  g_return_val_if_fail (field < FM_N_FIELDS, FALSE);
+
+  return fm_event_fields[field].type == FM_FIELD_TYPE_BYTES || fm_event_fields[field].type == FM_FIELD_TYPE_UTF8;
+}
+
+/* Signed order as unsigned: flip the sign bit. */
+#define SIGNED_VALUE(v) ((guint64) (v) ^ (G_GUINT64_CONSTANT (1) << 63))
+
+#define VALUE_U64(r, m) return (r)->m;
+#define VALUE_U32(r, m) return (r)->m;
+#define VALUE_I64(r, m) return SIGNED_VALUE ((r)->m);
+#define VALUE_SYSCALL(r, m) return (r)->m;
+#define VALUE_BYTES(r, m) return (r)->m##_id;
+#define VALUE_UTF8(r, m) return (r)->m##_id;
+#define VALUE_ERRNO(r, m) return SIGNED_VALUE ((r)->result);
+#define VALUE_USER(r, m) return (r)->uid;
+#define VALUE_CASE(id, m, type, ...) FM_COMPACT_IF_KEPT (id, case FM_FIELD_##id: VALUE_##type (record, m))
+
+/* The fields the compact record leaves out (the sequence number) are read from the
+ * event. */
+#define OMITTED_0(...)
+#define OMITTED_1(...) __VA_ARGS__
+#define IF_OMITTED(id, ...) \
+  FM_COMPACT_CAT (OMITTED_, FM_COMPACT_SECOND (FM_COMPACT_OMIT_##id, 0, 0)) (__VA_ARGS__)
+#define OMITTED_CASE(id, m, type, ...) IF_OMITTED (id, case FM_FIELD_##id: VALUE_##type (event, m))
+
+static guint64
+omitted_value (FmvStore  *store,
+               guint      row,
+               FmFieldId  field)
+{
+  FmvStoreEvent stored;
+  const FmEvent *event = fmv_store_get_event_without_paths (store, row, &stored);
+
+  switch (field)
+    {
+      FM_EVENT_FIELDS (OMITTED_CASE)
+    default:
+      g_return_val_if_reached (0);
+    }
+}
+
+guint64
+fmv_sort_value (FmvStore             *store,
+                guint                 row,
+                const FmCompactEvent *record,
+                FmFieldId             field)
+{
+  switch (field)
+    {
+      FM_EVENT_FIELDS (VALUE_CASE)
+    case FM_N_FIELDS:
+    default:
+      return omitted_value (store, row, field);
+    }
 }
 
 static void
-make_entry (FmvStore  *store,
-            FmvColumn  column,
-            guint      row,
-            SortEntry *entry)
+make_entry (FmvStore     *store,
+            FmvSortField  field,
+            guint         row,
+            SortEntry    *entry)
 {
   FmCompactEvent record;
-  const FmCompactEvent *r = fmv_store_get_record (store, row, &record);
 
   entry->row = row;
-  switch (column)
+  if (field < 0 || field >= FM_N_FIELDS)
     {
-    case FMV_COLUMN_TIME:
-      entry->key = r->time_ns;
-      break;
-    case FMV_COLUMN_PROCESS:
-      entry->key = r->comm_id;
-      break;
-    case FMV_COLUMN_PID:
-      entry->key = r->pid;
-      break;
-    case FMV_COLUMN_SYSCALL:
-      entry->key = syscall_rank[r->syscall_nr];
-      break;
-    case FMV_COLUMN_RESULT:
-      /* Signed order as unsigned: flip the sign bit. */
-      entry->key = (guint64) r->result ^ (G_GUINT64_CONSTANT (1) << 63);
-      break;
-    case FMV_COLUMN_PATH:
-      entry->key = r->path_id;
-      break;
-    case FMV_COLUMN_DETAIL:
-      entry->key = r->detail_id;
-      break;
-    case FMV_COLUMN_DURATION:
-      entry->key = r->duration_ns;
-      break;
-    case FMV_COLUMN_USER:
-      entry->key = r->uid;
-      break;
-    case FMV_COLUMN_TID:
-      entry->key = r->tid;
-      break;
-    case FMV_COLUMN_PPID:
-      entry->key = r->ppid;
-      break;
-    case FMV_COLUMN_NONE:
-    case FMV_N_COLUMNS:
-    default:
       entry->key = row;
-      break;
+      return;
     }
+  entry->key = fmv_sort_value (store, row, fmv_store_get_record (store, row, &record), field);
+  /* syscalls by name */
+  if (fm_event_fields[field].type == FM_FIELD_TYPE_SYSCALL)
+    entry->key = syscall_rank[(guint16) entry->key];
 }
 
 static int
@@ -142,19 +163,26 @@ compare_entries_cb (gconstpointer a,
   return compare_entries (a, b, order);
 }
 
+/* Whether @field's keys are string ids. */
+static gboolean
+is_text (FmvSortField field)
+{
+  return field >= 0 && field < FM_N_FIELDS && fmv_sort_is_text (field);
+}
+
 void
-fmv_sort_rows (FmvStore  *store,
-               guint32   *rows,
-               guint      n,
-               FmvColumn  column,
-               gboolean   descending)
+fmv_sort_rows (FmvStore     *store,
+               guint32      *rows,
+               guint         n,
+               FmvSortField  field,
+               gboolean      descending)
 {
   g_autofree SortEntry *entries = NULL;
-  Order order = { store, is_text (column), descending };
+  Order order = { store, is_text (field), descending };
 
-  if (column == FMV_COLUMN_NONE || n < 2)
+  if (field == FMV_SORT_ARRIVAL || n < 2)
     {
-      if (column == FMV_COLUMN_NONE && descending)
+      if (field == FMV_SORT_ARRIVAL && descending)
         for (guint i = 0; i < n / 2; i++)
           {
             guint32 t = rows[i];
@@ -167,24 +195,24 @@ fmv_sort_rows (FmvStore  *store,
   init_syscall_ranks ();
   entries = g_new (SortEntry, n);
   for (guint i = 0; i < n; i++)
-    make_entry (store, column, rows[i], &entries[i]);
+    make_entry (store, field, rows[i], &entries[i]);
   g_qsort_with_data (entries, n, sizeof *entries, compare_entries_cb, &order);
   for (guint i = 0; i < n; i++)
     rows[i] = entries[i].row;
 }
 
 GArray *
-fmv_sort_merge (FmvStore  *store,
-                GArray    *sorted,
-                GArray    *fresh,
-                FmvColumn  column,
-                gboolean   descending,
-                guint     *first_changed)
+fmv_sort_merge (FmvStore     *store,
+                GArray       *sorted,
+                GArray       *fresh,
+                FmvSortField  field,
+                gboolean      descending,
+                guint        *first_changed)
 {
   guint old_len = sorted->len;
   GArray *merged = g_array_sized_new (FALSE, FALSE, sizeof (guint32), old_len + fresh->len);
   guint i = 0;
-  Order order = { store, is_text (column), descending };
+  Order order = { store, is_text (field), descending };
 
   init_syscall_ranks ();
   *first_changed = G_MAXUINT;
@@ -196,13 +224,13 @@ fmv_sort_merge (FmvStore  *store,
       SortEntry e;
       guint lo = i, hi = old_len;
 
-      make_entry (store, column, row, &e);
+      make_entry (store, field, row, &e);
       while (lo < hi)
         {
           guint mid = lo + (hi - lo) / 2;
           SortEntry m;
 
-          make_entry (store, column, g_array_index (sorted, guint32, mid), &m);
+          make_entry (store, field, g_array_index (sorted, guint32, mid), &m);
           if (compare_entries (&m, &e, &order) < 0)
             lo = mid + 1;
           else

@@ -38,17 +38,49 @@
 
 G_STATIC_ASSERT (PAGE_ROWS == 1u << PAGE_SHIFT);
 
-/* A row: its compact event's fields but the task's. */
+/* The fields a task holds (its string's tail, its command the string it is joined to),
+ * left out of a row: FM_COMPACT_IF_KEPT's trick, a second argument of 1. */
+#define TASK_FIELD_PID ~, 1
+#define TASK_FIELD_PPID ~, 1
+#define TASK_FIELD_TID ~, 1
+#define TASK_FIELD_UID ~, 1
+#define TASK_FIELD_COMM ~, 1
+/* Its arguments when the field @id is a row's own, kept in the compact event and not
+ * the task's. */
+#define IF_IN_ROW(id, ...) \
+  FM_COMPACT_CAT (FM_COMPACT_KEEP_, FM_COMPACT_SECOND (TASK_FIELD_##id, 0, 0)) (FM_COMPACT_IF_KEPT (id, __VA_ARGS__))
+
+#define ROW_MEMBER(id, m, type, ...) IF_IN_ROW (id, FM_COMPACT_MEMBER_##type (m))
+
+/* A row: its compact event's fields but the task's, made from the field table. */
 typedef struct __attribute__ ((packed)) {
-  guint64 time_ns;
-  guint64 duration_ns;
-  gint64 result;
+  FM_EVENT_FIELDS (ROW_MEMBER)
   guint32 task_id;
-  guint32 path_id;
-  guint32 path2_id;
-  guint32 detail_id;
-  guint16 syscall_nr;
 } Record;
+
+/* A row's own fields from one of Record and FmCompactEvent to the other (their members
+ * are named alike). */
+#define ROW_COPY_VALUE(m) to->m = from->m;
+#define ROW_COPY_U64(m) ROW_COPY_VALUE (m)
+#define ROW_COPY_U32(m) ROW_COPY_VALUE (m)
+#define ROW_COPY_I64(m) ROW_COPY_VALUE (m)
+#define ROW_COPY_SYSCALL(m) ROW_COPY_VALUE (m)
+#define ROW_COPY_BYTES(m) ROW_COPY_VALUE (m##_id)
+#define ROW_COPY_UTF8(m) ROW_COPY_VALUE (m##_id)
+#define ROW_COPY_ERRNO(m)
+#define ROW_COPY_USER(m)
+#define ROW_COPY(id, m, type, ...) IF_IN_ROW (id, ROW_COPY_##type (m))
+
+/* The string references a row holds of its own fields. */
+#define ROW_RELEASE_BYTES(m) fm_strtab_release (self->strings, record->m##_id);
+#define ROW_RELEASE_UTF8(m) ROW_RELEASE_BYTES (m)
+#define ROW_RELEASE_U64(m)
+#define ROW_RELEASE_U32(m)
+#define ROW_RELEASE_I64(m)
+#define ROW_RELEASE_SYSCALL(m)
+#define ROW_RELEASE_ERRNO(m)
+#define ROW_RELEASE_USER(m)
+#define ROW_RELEASE(id, m, type, ...) IF_IN_ROW (id, ROW_RELEASE_##type (m))
 
 /* The numbers of a task, as the tail of its string (its command's id the parent). */
 typedef struct {
@@ -58,8 +90,8 @@ typedef struct {
   guint32 uid;
 } Task;
 
-/* A field added to the compact event needs a place here: a record is a compact event
- * whose pid, ppid, tid, uid and comm id (20 bytes) are a task id (4). */
+/* A record is a compact event whose pid, ppid, tid, uid and comm id (20 bytes) are a
+ * task id (4). */
 G_STATIC_ASSERT (sizeof (Record) + sizeof (Task) == sizeof (FmCompactEvent));
 
 struct _FmvStore
@@ -190,9 +222,7 @@ release_record (FmvStore     *self,
                 const Record *record)
 {
   fm_strtab_release (self->strings, record->task_id);
-  fm_strtab_release (self->strings, record->path_id);
-  fm_strtab_release (self->strings, record->path2_id);
-  fm_strtab_release (self->strings, record->detail_id);
+  FM_EVENT_FIELDS (ROW_RELEASE)
 }
 
 /* The compact event of @record: its task's fields put back. */
@@ -208,18 +238,17 @@ expand (FmvStore       *self,
 
   g_assert (len == sizeof task);
   memcpy (&task, bytes, sizeof task);
-  out->time_ns = record->time_ns;
-  out->duration_ns = record->duration_ns;
+  {
+    const Record *from = record;
+    FmCompactEvent *to = out;
+
+    FM_EVENT_FIELDS (ROW_COPY)
+  }
   out->pid = task.pid;
   out->ppid = task.ppid;
   out->tid = task.tid;
   out->uid = task.uid;
   out->comm_id = comm;
-  out->syscall_nr = record->syscall_nr;
-  out->result = record->result;
-  out->path_id = record->path_id;
-  out->path2_id = record->path2_id;
-  out->detail_id = record->detail_id;
 }
 
 /* Frees the pages wholly below the first row, unless a reader holds the store. The
@@ -335,16 +364,15 @@ intern_record (FmvStore      *self,
       compact.comm_id = FM_STRTAB_EMPTY;
       goto full;
     }
-  *record = (Record) {
-    .time_ns = compact.time_ns,
-    .duration_ns = compact.duration_ns,
-    .result = compact.result,
-    .task_id = task,
-    .path_id = path,
-    .path2_id = path2,
-    .detail_id = compact.detail_id,
-    .syscall_nr = compact.syscall_nr,
-  };
+  {
+    const FmCompactEvent *from = &compact;
+    Record *to = record;
+
+    FM_EVENT_FIELDS (ROW_COPY)
+  }
+  record->task_id = task;
+  record->path_id = path;
+  record->path2_id = path2;
   return TRUE;
 
 full:

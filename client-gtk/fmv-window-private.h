@@ -49,17 +49,8 @@ struct _FmvWindow
 #define FMV_DETAIL_MIN_WIDTH 240
   GtkScrolledWindow *scrolled_window;
   GtkColumnView *column_view;
-  GtkColumnViewColumn *time_column;
-  GtkColumnViewColumn *process_column;
-  GtkColumnViewColumn *pid_column;
-  GtkColumnViewColumn *syscall_column;
-  GtkColumnViewColumn *result_column;
-  GtkColumnViewColumn *path_column;
-  GtkColumnViewColumn *detail_column;
-  GtkColumnViewColumn *duration_column;
-  GtkColumnViewColumn *user_column;
-  GtkColumnViewColumn *tid_column;
-  GtkColumnViewColumn *ppid_column;
+  GtkColumnViewColumn *columns[FM_N_FIELDS];   /* those of fmv-columns.h, in its order */
+  GMenu *columns_menu;
   GtkLabel *empty_label;
   FmvDetail *detail;
   GtkImage *status_icon;
@@ -87,7 +78,7 @@ struct _FmvWindow
   guint selected_row;
 
   /* sort detection (see fmv-window.c) */
-  int probe_column;
+  FmvSortField probe_field;
   GObject *probe_a;
   GObject *probe_b;
 

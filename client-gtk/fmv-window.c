@@ -9,6 +9,7 @@
 #include "fm-filter.h"
 #include "fmv-capture.h"
 #include "fmv-cells.h"
+#include "fmv-columns.h"
 #include "fmv-filter-term.h"
 #include "fmv-row.h"
 #include "fmv-window-private.h"
@@ -17,21 +18,40 @@ G_DEFINE_FINAL_TYPE (FmvWindow, fmv_window, GTK_TYPE_APPLICATION_WINDOW)
 
 /* ---- columns ---------------------------------------------------------------------------- */
 
+/* The Xvfb tests read this line. */
 static void
-get_columns (FmvWindow           *self,
-             GtkColumnViewColumn *columns[FMV_N_COLUMNS])
+column_visible_cb (GtkColumnViewColumn *column,
+                   GParamSpec          *pspec,
+                   gpointer             user_data)
 {
-  columns[FMV_COLUMN_TIME] = self->time_column;
-  columns[FMV_COLUMN_PROCESS] = self->process_column;
-  columns[FMV_COLUMN_PID] = self->pid_column;
-  columns[FMV_COLUMN_SYSCALL] = self->syscall_column;
-  columns[FMV_COLUMN_RESULT] = self->result_column;
-  columns[FMV_COLUMN_PATH] = self->path_column;
-  columns[FMV_COLUMN_DETAIL] = self->detail_column;
-  columns[FMV_COLUMN_DURATION] = self->duration_column;
-  columns[FMV_COLUMN_USER] = self->user_column;
-  columns[FMV_COLUMN_TID] = self->tid_column;
-  columns[FMV_COLUMN_PPID] = self->ppid_column;
+  g_debug ("column %s: %s", gtk_column_view_column_get_title (column),
+           gtk_column_view_column_get_visible (column) ? "shown" : "hidden");
+}
+
+/* The columns of fmv-columns.h, in its order, and an item per column in the chooser (Columns
+ * in the main menu) for an action that shows or hides it. */
+static void
+make_columns (FmvWindow *self)
+{
+  for (guint c = 0; c < fmv_columns_get_n (); c++)
+    {
+      const FmvColumnInfo *info = fmv_columns_get (c);
+      g_autoptr(GtkColumnViewColumn) column = gtk_column_view_column_new (info->title, NULL);
+      g_autofree char *name = fmv_columns_action_name (c);
+      g_autoptr(GPropertyAction) action = NULL;
+
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_fixed_width (column, info->width);
+      gtk_column_view_column_set_expand (column, info->expand);
+      gtk_column_view_column_set_visible (column, info->visible);
+      gtk_column_view_append_column (self->column_view, column);
+      self->columns[c] = column;
+
+      action = g_property_action_new (name, column, "visible");
+      g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
+      g_signal_connect (column, "notify::visible", G_CALLBACK (column_visible_cb), NULL);
+    }
+  fmv_columns_append_chooser (self->columns_menu);
 }
 
 /* ---- info bar --------------------------------------------------------------------------- */
@@ -295,7 +315,7 @@ fmv_window_set_store (FmvWindow *self,
  * answer is the direction. The event list then sorts its own index. */
 typedef struct {
   FmvWindow *window;
-  FmvColumn column;
+  FmvSortField field;
 } Probe;
 
 static int
@@ -305,7 +325,7 @@ probe_compare (gconstpointer a,
 {
   Probe *probe = user_data;
 
-  probe->window->probe_column = probe->column;
+  probe->window->probe_field = probe->field;
   return GTK_ORDERING_SMALLER;
 }
 
@@ -316,31 +336,28 @@ view_sorter_changed_cb (GtkSorter       *sorter,
 {
   GtkOrdering order;
 
-  self->probe_column = FMV_COLUMN_NONE;
+  self->probe_field = FMV_SORT_ARRIVAL;
   order = gtk_sorter_compare (sorter, self->probe_a, self->probe_b);
-  if (order == GTK_ORDERING_EQUAL || self->probe_column == FMV_COLUMN_NONE)
-    fmv_event_list_set_sort (self->list, FMV_COLUMN_NONE, FALSE);
+  if (order == GTK_ORDERING_EQUAL || self->probe_field == FMV_SORT_ARRIVAL)
+    fmv_event_list_set_sort (self->list, FMV_SORT_ARRIVAL, FALSE);
   else
-    fmv_event_list_set_sort (self->list, self->probe_column, order == GTK_ORDERING_LARGER);
+    fmv_event_list_set_sort (self->list, self->probe_field, order == GTK_ORDERING_LARGER);
 }
 
 static void
 setup_sorting (FmvWindow *self)
 {
-  GtkColumnViewColumn *columns[FMV_N_COLUMNS];
-
-  get_columns (self, columns);
   self->probe_a = g_object_new (G_TYPE_OBJECT, NULL);
   self->probe_b = g_object_new (G_TYPE_OBJECT, NULL);
-  for (FmvColumn c = 0; c < FMV_N_COLUMNS; c++)
+  for (guint c = 0; c < fmv_columns_get_n (); c++)
     {
       Probe *probe = g_new (Probe, 1);
       g_autoptr(GtkCustomSorter) sorter = NULL;
 
       probe->window = self;
-      probe->column = c;
+      probe->field = fmv_columns_get (c)->field;
       sorter = gtk_custom_sorter_new (probe_compare, probe, g_free);
-      gtk_column_view_column_set_sorter (columns[c], GTK_SORTER (sorter));
+      gtk_column_view_column_set_sorter (self->columns[c], GTK_SORTER (sorter));
     }
   g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed",
                            G_CALLBACK (view_sorter_changed_cb), self, 0);
@@ -654,37 +671,6 @@ fmv_window_open_file (FmvWindow *self,
 
 /* ---- the rows' context menu -------------------------------------------------------------- */
 
-static FmvTermField
-column_term_field (FmvColumn column)
-{
-  switch (column)
-    {
-    case FMV_COLUMN_PROCESS:
-      return FMV_TERM_COMM;
-    case FMV_COLUMN_PID:
-      return FMV_TERM_PID;
-    case FMV_COLUMN_TID:
-      return FMV_TERM_TID;
-    case FMV_COLUMN_PPID:
-      return FMV_TERM_PPID;
-    case FMV_COLUMN_USER:
-      return FMV_TERM_UID;
-    case FMV_COLUMN_SYSCALL:
-      return FMV_TERM_SYSCALL;
-    case FMV_COLUMN_RESULT:
-      return FMV_TERM_RESULT;
-    case FMV_COLUMN_PATH:
-      return FMV_TERM_PATH;
-    case FMV_COLUMN_TIME:
-    case FMV_COLUMN_DURATION:
-    case FMV_COLUMN_DETAIL:
-    case FMV_COLUMN_NONE:
-    case FMV_N_COLUMNS:
-    default:
-      return FMV_TERM_NONE;   /* values too fine-grained to filter on one */
-    }
-}
-
 void
 fmv_menu_append (GMenu      *menu,
                  const char *label,
@@ -713,7 +699,7 @@ add_filter_item (GMenu      *menu,
 static void
 cell_menu_cb (GtkWidget *cell,
               GObject   *item,
-              FmvColumn  column,
+              guint      column,
               double     x,
               double     y)
 {
@@ -728,7 +714,8 @@ cell_menu_cb (GtkWidget *cell,
   const FmEvent *ev;
 
   ev = fmv_row_get_event (row, &stored);
-  term = fmv_filter_term (column_term_field (column), ev);
+  if (fmv_filter_term_offered (fmv_columns_get (column)->field))
+    term = fmv_filter_term (fmv_columns_get (column)->field, ev);
   if (term != NULL)
     {
       g_autofree char *include = g_strdup_printf ("Include %s", term);
@@ -786,15 +773,6 @@ bookmarks_changed_cb (FmvBookmarks *bookmarks,
                       gpointer      user_data)
 {
   g_debug ("bookmarks: %u", fmv_bookmarks_get_n (bookmarks));
-}
-
-static void
-column_visible_cb (GtkColumnViewColumn *column,
-                   GParamSpec          *pspec,
-                   gpointer             user_data)
-{
-  g_debug ("column %s: %s", gtk_column_view_column_get_title (column),
-           gtk_column_view_column_get_visible (column) ? "shown" : "hidden");
 }
 
 /* ---- construction ----------------------------------------------------------------------- */
@@ -951,17 +929,7 @@ fmv_window_class_init (FmvWindowClass *klass)
   CHILD (paned);
   CHILD (scrolled_window);
   CHILD (column_view);
-  CHILD (time_column);
-  CHILD (process_column);
-  CHILD (pid_column);
-  CHILD (syscall_column);
-  CHILD (result_column);
-  CHILD (path_column);
-  CHILD (detail_column);
-  CHILD (duration_column);
-  CHILD (user_column);
-  CHILD (tid_column);
-  CHILD (ppid_column);
+  CHILD (columns_menu);
   CHILD (empty_label);
   CHILD (detail);
   CHILD (status_icon);
@@ -983,9 +951,8 @@ fmv_window_class_init (FmvWindowClass *klass)
 static void
 fmv_window_init (FmvWindow *self)
 {
-  GtkColumnViewColumn *columns[FMV_N_COLUMNS];
-
   gtk_widget_init_template (GTK_WIDGET (self));
+  make_columns (self);
 
   self->depth = fmv_window_load_depth ();
   self->store = fmv_store_new ();
@@ -1009,26 +976,16 @@ fmv_window_init (FmvWindow *self)
   g_signal_connect (self->selection, "notify::selected-item", G_CALLBACK (selected_item_cb), self);
   g_signal_connect (self->column_view, "activate", G_CALLBACK (row_activated_cb), self);
 
-  get_columns (self, columns);
   fmv_window_setup_highlights (self);
   fmv_window_setup_filter_help (self);
   fmv_window_setup_find (self);
   self->bookmarks = fmv_bookmarks_new ();
   g_signal_connect (self->bookmarks, "changed", G_CALLBACK (bookmarks_changed_cb), NULL);
-  fmv_cells_set_factories (columns, cell_menu_cb, self->highlights, self->bookmarks);
+  fmv_cells_set_factories (self->columns, cell_menu_cb, self->highlights, self->bookmarks);
   self->row_menu = gtk_popover_menu_new_from_model (NULL);
   gtk_popover_set_has_arrow (GTK_POPOVER (self->row_menu), FALSE);
   gtk_widget_set_halign (self->row_menu, GTK_ALIGN_START);
   gtk_widget_set_parent (self->row_menu, GTK_WIDGET (self->column_view));
-  /* The column chooser (Columns in the main menu): an action per column for its visibility. */
-  for (FmvColumn c = 0; c < FMV_N_COLUMNS; c++)
-    {
-      g_autofree char *name = g_strdup_printf ("column-%s", fmv_cells_get_name (c));
-      g_autoptr(GPropertyAction) action = g_property_action_new (name, columns[c], "visible");
-
-      g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
-      g_signal_connect (columns[c], "notify::visible", G_CALLBACK (column_visible_cb), NULL);
-    }
   setup_sorting (self);
   setup_follow_breakers (self);
   fmv_window_install_actions (self);

@@ -174,7 +174,7 @@ main (int argc, char *argv[])
     printf ("process tree and file summary: %.3f s (%u processes, %u files)\n",
             (g_get_monotonic_time () - start) / 1e6, analysis->processes->len, analysis->files->len);
     start = g_get_monotonic_time ();
-    counts = fmv_analysis_count_values (store, (guint32 *) (gpointer) rows->data, rows->len, FMV_TERM_PATH);
+    counts = fmv_analysis_count_values (store, (guint32 *) (gpointer) rows->data, rows->len, FM_FIELD_PATH);
     printf ("count occurrences of paths: %.3f s (%u values)\n",
             (g_get_monotonic_time () - start) / 1e6, counts->len);
   }
@@ -281,14 +281,14 @@ main (int argc, char *argv[])
   }
 
   start = g_get_monotonic_time ();
-  fmv_event_list_set_sort (list, FMV_COLUMN_PATH, FALSE);
+  fmv_event_list_set_sort (list, FM_FIELD_PATH, FALSE);
   fmv_event_list_wait (list);
   printf ("sort all rows by path: %.3f s\n", (g_get_monotonic_time () - start) / 1e6);
   start = g_get_monotonic_time ();
-  fmv_event_list_set_sort (list, FMV_COLUMN_PID, TRUE);
+  fmv_event_list_set_sort (list, FM_FIELD_PID, TRUE);
   fmv_event_list_wait (list);
   printf ("sort all rows by pid, descending: %.3f s\n", (g_get_monotonic_time () - start) / 1e6);
-  fmv_event_list_set_sort (list, FMV_COLUMN_NONE, FALSE);
+  fmv_event_list_set_sort (list, FMV_SORT_ARRIVAL, FALSE);
   fmv_event_list_wait (list);
 
   /* Batches arriving into a filtered list of a million rows, as the live view gets them. */
@@ -315,7 +315,7 @@ main (int argc, char *argv[])
     printf ("filtered batch of %u rows into the list: %.2f ms average, %.2f ms worst\n",
             batch, total / batches * 1e3, worst * 1e3);
 
-    fmv_event_list_set_sort (list, FMV_COLUMN_PATH, FALSE);
+    fmv_event_list_set_sort (list, FM_FIELD_PATH, FALSE);
     fmv_event_list_wait (list);
     worst = total = 0;
     for (guint b = 0; b < 20; b++)

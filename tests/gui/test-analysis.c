@@ -297,20 +297,20 @@ test_analysis_file_counts_every_data_call_with_bytes (void)
 
 /* The text of @field in row @row. */
 static char *
-value_of (FmvStore     *store,
-          guint         row,
-          FmvTermField  field)
+value_of (FmvStore  *store,
+          guint      row,
+          FmFieldId  field)
 {
   FmvStoreEvent stored;
   const FmEvent *ev = fmv_store_get_event (store, row, &stored);
 
   switch (field)
     {
-    case FMV_TERM_COMM:
+    case FM_FIELD_COMM:
       return g_strndup (ev->comm, ev->comm_len);
-    case FMV_TERM_PATH:
+    case FM_FIELD_PATH:
       return g_strndup (ev->path, ev->path_len);
-    case FMV_TERM_PATH2:
+    case FM_FIELD_PATH2:
       return g_strndup (ev->path2, ev->path2_len);
     default:
       g_assert_not_reached ();
@@ -322,7 +322,7 @@ test_analysis_counts_values_most_frequent_first (void)
 {
   g_autoptr(FmvStore) store = fmv_store_new ();
   g_autoptr(GArray) rows = NULL;
-  const FmvTermField fields[] = { FMV_TERM_COMM, FMV_TERM_PATH, FMV_TERM_PATH2 };
+  const FmFieldId fields[] = { FM_FIELD_COMM, FM_FIELD_PATH, FM_FIELD_PATH2 };
 
   rows = append_test_events (store, 5000);
   for (guint f = 0; f < G_N_ELEMENTS (fields); f++)
@@ -331,7 +331,7 @@ test_analysis_counts_values_most_frequent_first (void)
                                                             rows->len, fields[f]);
       guint total = 0;
 
-      if (fields[f] == FMV_TERM_COMM)
+      if (fields[f] == FM_FIELD_COMM)
         g_assert_cmpuint (counts->len, ==, G_N_ELEMENTS (fmv_test_comms));
       g_assert_cmpuint (counts->len, >, 1);
       for (guint c = 0; c < counts->len; c++)

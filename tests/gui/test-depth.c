@@ -210,7 +210,7 @@ assert_sorted_by_path (FmvEventList *list)
 
 typedef struct {
   const char *filter;
-  FmvColumn column;
+  FmvSortField column;
 } ListCase;
 
 /* Plain, filtered, and filtered and sorted lists after the store let rows go: exactly the
@@ -220,9 +220,9 @@ static void
 test_list_shows_only_rows_kept (void)
 {
   static const ListCase cases[] = {
-    { NULL, FMV_COLUMN_NONE },
-    { "result<0", FMV_COLUMN_NONE },
-    { "result<0 or syscall=read", FMV_COLUMN_PATH },
+    { NULL, FMV_SORT_ARRIVAL },
+    { "result<0", FMV_SORT_ARRIVAL },
+    { "result<0 or syscall=read", FM_FIELD_PATH },
   };
 
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
@@ -245,7 +245,7 @@ test_list_shows_only_rows_kept (void)
       fmv_event_list_update_now (list);
       g_assert_cmpuint (n_changes, ==, 2);   /* the rows gone, then the rows new */
       assert_list_shows_kept_rows (list, store, cases[c].filter);
-      if (cases[c].column == FMV_COLUMN_PATH)
+      if (cases[c].column == FM_FIELD_PATH)
         assert_sorted_by_path (list);
       if (cases[c].filter == NULL)
         {
@@ -270,7 +270,7 @@ test_list_shows_only_rows_kept (void)
       fmv_event_list_wait (list);
       g_assert_cmpuint (n_releasing, ==, 1);
       assert_list_shows_kept_rows (list, store, "not syscall=close");
-      if (cases[c].column == FMV_COLUMN_PATH)
+      if (cases[c].column == FM_FIELD_PATH)
         assert_sorted_by_path (list);
     }
 }

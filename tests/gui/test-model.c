@@ -11,6 +11,7 @@
 #include "fm-filter.h"
 #include "fm-stream.h"
 #include "fmv-capture.h"
+#include "fmv-columns.h"
 #include "fmv-event-list.h"
 #include "fmv-filter-complete.h"
 #include "fmv-filter-term.h"
@@ -597,47 +598,35 @@ test_list_bad_filter_keeps_previous (void)
   assert_list_is (list, store, "result<0");
 }
 
-typedef struct {
-  FmvColumn column;
-  const char *property;
-} SortCase;
+/* The order of two events by @field, from the events' values (not the store's ids and
+ * ranks the sort reads). */
+#define ORDER_OF(x, y) (((x) > (y)) - ((x) < (y)))
+#define COMPARE_NUMBER(m) return ORDER_OF (ea->m, eb->m);
+#define COMPARE_U64(m) COMPARE_NUMBER (m)
+#define COMPARE_U32(m) COMPARE_NUMBER (m)
+#define COMPARE_I64(m) COMPARE_NUMBER (m)
+#define COMPARE_SYSCALL(m) \
+  { \
+    char na[16], nb[16]; \
+    return strcmp (fm_syscall_name (ea->m, na), fm_syscall_name (eb->m, nb)); \
+  }
+#define COMPARE_BYTES(m) return strcmp (ea->m, eb->m);
+#define COMPARE_UTF8(m) COMPARE_BYTES (m)
+#define COMPARE_ERRNO(m) COMPARE_NUMBER (result)
+#define COMPARE_USER(m) COMPARE_NUMBER (uid)
+#define COMPARE_CASE(id, m, type, ...) case FM_FIELD_##id: COMPARE_##type (m)
 
 static int
-compare_texts (FmvRow *a, FmvRow *b, FmvColumn column)
+compare_texts (FmvRow *a, FmvRow *b, FmFieldId field)
 {
   FmvStoreEvent sa, sb;
   const FmEvent *ea = fmv_row_get_event (a, &sa);
   const FmEvent *eb = fmv_row_get_event (b, &sb);
-  switch (column)
-    {
-    case FMV_COLUMN_TIME:
-      return (ea->time_ns > eb->time_ns) - (ea->time_ns < eb->time_ns);
-    case FMV_COLUMN_PROCESS:
-      return strcmp (ea->comm, eb->comm);
-    case FMV_COLUMN_PID:
-      return (ea->pid > eb->pid) - (ea->pid < eb->pid);
-    case FMV_COLUMN_SYSCALL:
-      {
-        char na[16], nb[16];
 
-        return strcmp (fm_syscall_name (ea->syscall_nr, na), fm_syscall_name (eb->syscall_nr, nb));
-      }
-    case FMV_COLUMN_RESULT:
-      return (ea->result > eb->result) - (ea->result < eb->result);
-    case FMV_COLUMN_PATH:
-      return strcmp (ea->path, eb->path);
-    case FMV_COLUMN_DETAIL:
-      return strcmp (ea->detail, eb->detail);
-    case FMV_COLUMN_DURATION:
-      return (ea->duration_ns > eb->duration_ns) - (ea->duration_ns < eb->duration_ns);
-    case FMV_COLUMN_USER:
-      return (ea->uid > eb->uid) - (ea->uid < eb->uid);
-    case FMV_COLUMN_TID:
-      return (ea->tid > eb->tid) - (ea->tid < eb->tid);
-    case FMV_COLUMN_PPID:
-      return (ea->ppid > eb->ppid) - (ea->ppid < eb->ppid);
-    case FMV_COLUMN_NONE:
-    case FMV_N_COLUMNS:
+  switch (field)
+    {
+      FM_EVENT_FIELDS (COMPARE_CASE)
+    case FM_N_FIELDS:
     default:
       g_assert_not_reached ();
     }
@@ -645,7 +634,7 @@ compare_texts (FmvRow *a, FmvRow *b, FmvColumn column)
 
 static void
 assert_sorted (FmvEventList *list,
-               FmvColumn     column,
+               FmFieldId     field,
                gboolean      descending)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (list));
@@ -654,7 +643,7 @@ assert_sorted (FmvEventList *list,
     {
       g_autoptr(FmvRow) a = g_list_model_get_item (G_LIST_MODEL (list), i - 1);
       g_autoptr(FmvRow) b = g_list_model_get_item (G_LIST_MODEL (list), i);
-      int r = compare_texts (a, b, column);
+      int r = compare_texts (a, b, field);
 
       if (descending)
         r = -r;
@@ -669,9 +658,10 @@ assert_sorted (FmvEventList *list,
 static void
 test_list_sorts_by_every_column_and_merges_new_rows (void)
 {
-  for (FmvColumn column = 0; column < FMV_N_COLUMNS; column++)
+  for (guint c = 0; c < fmv_columns_get_n (); c++)
     for (int descending = 0; descending < 2; descending++)
       {
+        FmFieldId column = fmv_columns_get (c)->field;
         g_autoptr(FmvStore) store = store_with (4000);
         g_autoptr(FmvEventList) list = fmv_event_list_new (store);
 
@@ -692,7 +682,7 @@ test_list_sorts_by_every_column_and_merges_new_rows (void)
         g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (list)), >, 3500);
 
         /* Arrival order again. */
-        fmv_event_list_set_sort (list, FMV_COLUMN_NONE, FALSE);
+        fmv_event_list_set_sort (list, FMV_SORT_ARRIVAL, FALSE);
         fmv_event_list_wait (list);
         assert_list_is (list, store, "not syscall=close");
       }
@@ -740,7 +730,7 @@ test_list_find_match (void)
   g_autoptr(FmFilter) word = fm_filter_new ("eacces", NULL);
   guint position = G_MAXUINT, previous = G_MAXUINT, count = 0, expected = 0;
 
-  fmv_event_list_set_sort (list, FMV_COLUMN_TIME, TRUE);   /* newest first */
+  fmv_event_list_set_sort (list, FM_FIELD_TIME, TRUE);   /* newest first */
   fmv_event_list_wait (list);
   for (guint p = 0; p < 3000; p++)
     expected += row_matches (store, fmv_event_list_get_row (list, p), "errno=EACCES");
@@ -780,7 +770,7 @@ test_list_find_row_maps_back (void)
       g_assert_true (fmv_event_list_find_row (list, fmv_event_list_get_row (list, p), &position));
       g_assert_cmpuint (position, ==, p);
     }
-  fmv_event_list_set_sort (list, FMV_COLUMN_TIME, TRUE);
+  fmv_event_list_set_sort (list, FM_FIELD_TIME, TRUE);
   fmv_event_list_wait (list);
   g_assert_true (fmv_event_list_find_row (list, fmv_event_list_get_row (list, 17), &position));
   g_assert_cmpuint (position, ==, 17);
@@ -865,7 +855,7 @@ test_list_resetting_comes_before_the_rows_change (void)
   g_signal_connect (list, "items-changed", G_CALLBACK (watch_items_changed_cb), &watch);
 
   /* newest first (a job lands), new rows merged in at the top, then arrival order again */
-  fmv_event_list_set_sort (list, FMV_COLUMN_TIME, TRUE);
+  fmv_event_list_set_sort (list, FM_FIELD_TIME, TRUE);
   fmv_event_list_wait (list);
   g_assert_cmpuint (watch.n_resets, ==, 1);
   for (guint i = 3000; i < 3100; i++)
@@ -877,11 +867,11 @@ test_list_resetting_comes_before_the_rows_change (void)
     }
   fmv_event_list_update_now (list);
   g_assert_cmpuint (watch.n_resets, ==, 2);
-  fmv_event_list_set_sort (list, FMV_COLUMN_NONE, FALSE);
+  fmv_event_list_set_sort (list, FMV_SORT_ARRIVAL, FALSE);
   g_assert_cmpuint (watch.n_resets, ==, 3);
 
   /* Clear: the window gives the list an empty store */
-  fmv_event_list_set_sort (list, FMV_COLUMN_PID, FALSE);
+  fmv_event_list_set_sort (list, FM_FIELD_PID, FALSE);
   fmv_event_list_wait (list);
   fmv_event_list_set_store (list, empty);
   fmv_event_list_wait (list);
@@ -1010,7 +1000,7 @@ test_capture_saves_the_rows_shown (void)
   int fd;
 
   g_assert_true (fmv_event_list_set_filter (list, "result<0", NULL));
-  fmv_event_list_set_sort (list, FMV_COLUMN_TIME, TRUE);
+  fmv_event_list_set_sort (list, FM_FIELD_TIME, TRUE);
   fmv_event_list_wait (list);
   rows = fmv_event_list_dup_shown_rows (list);
   g_assert_cmpuint (rows->len, ==, g_list_model_get_n_items (G_LIST_MODEL (list)));
@@ -1174,10 +1164,6 @@ test_capture_refuses_other_files (void)
 static void
 test_terms_match_their_event_only (void)
 {
-  static const FmvTermField fields[] = {
-    FMV_TERM_COMM, FMV_TERM_PID, FMV_TERM_PPID, FMV_TERM_TID, FMV_TERM_UID, FMV_TERM_SYSCALL,
-    FMV_TERM_RESULT, FMV_TERM_PATH, FMV_TERM_PATH2,
-  };
   FmEvent ev = { .seq = 1, .pid = 10, .ppid = 9, .tid = 11, .uid = 1000, .result = -13,
                  .syscall_nr = fm_syscall_by_name ("renameat2")->nr };
   FmEvent other = { .seq = 2, .pid = 20, .ppid = 19, .tid = 21, .uid = 0, .result = 5,
@@ -1185,14 +1171,19 @@ test_terms_match_their_event_only (void)
 
   fm_event_set_strings (&ev, "my prog", "/tmp/it's a \\ \"file\" or not", "/tmp/\xff-and", "");
   fm_event_set_strings (&other, "and", "/tmp/x", "/tmp/y", "");
-  for (gsize i = 0; i < G_N_ELEMENTS (fields); i++)
+  for (FmFieldId f = 0; f < FM_N_FIELDS; f++)
     {
-      g_autofree char *term = fmv_filter_term (fields[i], &ev);
-      g_autofree char *combined = fmv_filter_and ("comm=x or comm='my prog'", term);
+      g_autofree char *term = NULL;
+      g_autofree char *combined = NULL;
       g_autoptr(GError) error = NULL;
-      g_autoptr(FmFilter) filter = fm_filter_new (term, &error);
+      g_autoptr(FmFilter) filter = NULL;
       g_autoptr(FmFilter) both = NULL;
 
+      if (!fmv_filter_term_offered (f))
+        continue;
+      term = fmv_filter_term (f, &ev);
+      combined = fmv_filter_and ("comm=x or comm='my prog'", term);
+      filter = fm_filter_new (term, &error);
       g_test_message ("term: %s", term);
       g_assert_no_error (error);
       g_assert_true (fm_filter_match (filter, &ev));
@@ -1201,9 +1192,11 @@ test_terms_match_their_event_only (void)
       g_assert_no_error (error);
       g_assert_true (fm_filter_match (both, &ev));
     }
-  g_assert_null (fmv_filter_term (FMV_TERM_NONE, &ev));
+  /* a time or a sequence number is an event's own */
+  g_assert_false (fmv_filter_term_offered (FM_FIELD_TIME));
+  g_assert_false (fmv_filter_term_offered (FM_FIELD_SEQ));
   {
-    g_autofree char *term = fmv_filter_term (FMV_TERM_COMM, &other);
+    g_autofree char *term = fmv_filter_term (FM_FIELD_COMM, &other);
     g_autoptr(FmFilter) filter = fm_filter_new (term, NULL);
 
     /* A value spelled like an operator is quoted. */
