@@ -14,8 +14,7 @@ mapfile -t want < <(grep -n '"errno":"EACCES"' "$tmp/capture.jsonl" | cut -d: -f
 [ "${#want[@]}" -eq 3 ] || fail "the capture has fewer than 3 EACCES events"
 
 viewer_key ctrl+f
-wait_for_log "$tmp" "find: entry has the keyboard" 60
-xdotool type --delay 10 'errno=EACCES'
+type_find 'errno=EACCES'
 viewer_key Return
 wait_for_log_count "$tmp" "find: position" 1 60
 viewer_key F3
@@ -32,7 +31,7 @@ grep 'list shows [0-9]* of 300 events' "$tmp/viewer.log" | grep -v 'list shows 3
 
 # a text that is not a filter: the status says what is wrong, nothing is selected anew
 viewer_key ctrl+f
-xdotool type --delay 10 "path~'("
+type_find "path~'("
 viewer_key F3
 wait_for_log "$tmp" "find: Find: column" 60
 [ "$(grep -c 'find: position' "$tmp/viewer.log")" -eq 4 ] || fail "a bad text moved the selection"

@@ -221,6 +221,31 @@ wait_for_log() {
   fail "the viewer's log has no '$pattern' after ${timeout}s"
 }
 
+# type_find TEXT: types TEXT into the open Find entry until the entry holds it. Under load
+# the first keys xdotool sends to a just-focused entry are sometimes lost before GTK sees
+# them (the entry had the keyboard; its text began at the second or third key): once the
+# last key has arrived (the text ends with TEXT's last character, which must occur once),
+# a wrong text is selected and typed again, at most 5 times.
+type_find() {
+  local text=$1 last=${1: -1} got i start
+  [ "${text//[^$last]/}" = "$last" ] || fail "type_find: '$text' ends with a repeated character"
+  for i in 1 2 3 4 5; do
+    xdotool type --delay 10 "$text"
+    start=$SECONDS
+    while :; do
+      viewer_alive || viewer_exited "$tmp"
+      got=$(sed -n 's/.*find: text “\(.*\)”$/\1/p' "$tmp/viewer.log" | tail -n 1)
+      [ "${got: -1}" = "$last" ] && break
+      [ $((SECONDS - start)) -lt 60 ] || fail "the Find entry never got '$last' (it has '$got')"
+      sleep 0.2
+    done
+    [ "$got" = "$text" ] && return 0
+    echo "type_find: the entry got '$got' for '$text'; typing it again" >&2
+    viewer_key ctrl+a
+  done
+  fail "the Find entry did not get '$text' in 5 tries"
+}
+
 # wait_for_line FILE LINE TIMEOUT: until FILE has the line LINE, or fails.
 wait_for_line() {
   local file=$1 line=$2 timeout=$3 start=$SECONDS
