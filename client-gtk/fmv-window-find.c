@@ -102,9 +102,21 @@ find_stop_cb (GtkSearchEntry *entry,
   gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
 }
 
+/* Said in the debug log so that a test types only once the keys reach the entry. */
+static void
+find_focus_enter_cb (GtkEventControllerFocus *controller,
+                     FmvWindow               *self)
+{
+  g_debug ("find: entry has the keyboard");
+}
+
 void
 fmv_window_setup_find (FmvWindow *self)
 {
+  GtkEventController *focus = gtk_event_controller_focus_new ();
+
+  g_signal_connect (focus, "enter", G_CALLBACK (find_focus_enter_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->find_entry), focus);
   gtk_search_bar_connect_entry (self->find_bar, GTK_EDITABLE (self->find_entry));
   g_signal_connect (self->find_entry, "activate", G_CALLBACK (find_activate_cb), self);
   g_signal_connect (self->find_entry, "next-match", G_CALLBACK (find_activate_cb), self);

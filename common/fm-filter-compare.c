@@ -10,17 +10,16 @@
  * GRegex (the same engine and syntax) allocates a match context on every call. A filter
  * is therefore not for concurrent use from several threads; each thread compiles its own.
  *
- * The cost of one match is bounded, so that no filter stalls what evaluates it (filemond
- * evaluates a member's filter on every event of a capture). PCRE2's match limit counts
- * the backtracking of ordinary items: ^(.+)+/$ on a 4 KiB path stops after ~0.05 ms at
- * REGEX_MATCH_LIMIT. It does not count the work inside assertions or backreferences:
- * (?=.*(?=.*z)) ran 22 s and (.+)\1+y 0.5 s on 4 KiB under any match limit, with the JIT
+ * The cost of one match is bounded, so that no filter stalls what evaluates it
+ * (filemond evaluates a member's filter on every event of a capture). PCRE2's match
+ * limit (REGEX_MATCH_LIMIT) counts the backtracking of ordinary items only: the work
+ * inside assertions or backreferences is unbounded under any match limit, with the JIT
  * and without. A pattern holding more than literals, classes, groups, alternatives and
  * quantifiers is therefore compiled with automatic callouts, and every item tried costs
- * one of FM_FILTER_REGEX_CALLOUT_BUDGET (10-80 ns each with the JIT: under 2 ms on 4 KiB).
- * pcre2_dfa_match (no backtracking) was measured as the fallback and refused: it rejects
- * PCRE2_MATCH_INVALID_UTF (names that are not UTF-8) and took 19 ms to 1.1 s on nested
- * lookaheads. A match its bound ends has no answer: fm-filter-match.c makes it unknown. */
+ * one of FM_FILTER_REGEX_CALLOUT_BUDGET. pcre2_dfa_match (no backtracking) cannot stand
+ * in: it rejects PCRE2_MATCH_INVALID_UTF (names that are not UTF-8) and is slow on
+ * nested lookaheads itself. The measurements are in bench/README.md ("Figures behind
+ * the code"). A match its bound ends has no answer: fm-filter-match.c makes it unknown. */
 #include "fm-filter-private.h"
 
 #include <errno.h>

@@ -5,11 +5,10 @@
  *
  * A test on a text (a bare word's substring search, a glob, a regex, an exact compare, a
  * path prefix) depends on the string alone, so its verdict is decided the first time a
- * string id comes and read back for every later row naming it: a bare word no longer
- * searches every text of every row. fm_filter_match() stays as it was for those that have
- * events but no ids (filemond, filemonctl): the memo is a side table the caller makes,
- * one byte per (text test, id), and the compiled filter, shared and immutable, is not
- * touched.
+ * string id comes and read back for every later row naming it, so that a bare word does
+ * not search every text of every row. fm_filter_match() serves those that have events but
+ * no ids (filemond, filemonctl): the memo is a side table the caller makes, one byte per
+ * (text test, id), and the compiled filter, shared and immutable, is not touched.
  *
  * Validity: an id must name the same string for the memo's whole life. The caller makes
  * a memo for one pass over rows whose strings cannot be released (and their ids given to

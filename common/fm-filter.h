@@ -13,12 +13,12 @@
  * naming its whole minute/second (time=12:00 is that minute); duration takes ns or a
  * number with ns/us/ms/s; user takes a name (or glob), looked up when compiling.
  *
- * One ~ comparison costs a bounded time whatever the pattern (about 2 ms at worst on a
- * 4 KiB path with the JIT): PCRE2's match limit, and for patterns with assertions,
- * backreferences, atomic groups, conditions, recursion or verbs (which that limit does
- * not bound) a budget of items tried. A comparison its bound ends is unknown; and, or and
- * not follow three-valued logic (false and unknown = false, true or unknown = true, not
- * unknown = unknown), and an event whose whole filter is unknown matches: it is kept.
+ * One ~ comparison costs a bounded time whatever the pattern: PCRE2's match limit, and for
+ * patterns with assertions, backreferences, atomic groups, conditions, recursion or verbs
+ * (which that limit does not bound) a budget of items tried. A comparison its bound ends
+ * is unknown; and, or and not follow three-valued logic (false and unknown = false, true
+ * or unknown = true, not unknown = unknown), and an event whose whole filter is unknown
+ * matches: it is kept.
  *
  * The text is compiled once; fm_filter_match() allocates nothing. Over many events whose
  * strings are interned (the viewer's store), fm-filter-memo.h decides each text test once

@@ -70,7 +70,7 @@ fm_format_header (FmFormat format)
 }
 
 /* GString appends with GLib 2.76's inline fast path (2.74, Debian 12's, calls
- * g_string_insert_len for each, which was half of a dump's instructions): a copy while
+ * g_string_insert_len for each, the bulk of a dump's instructions): a copy while
  * the string has room, the full call only to grow it. */
 static inline void
 put_len (GString *out, const char *s, gsize n)

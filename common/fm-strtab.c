@@ -6,8 +6,8 @@
  * cost 3 to 4 times that per string and could not say what it takes. They are cut from
  * blocks of 256 KiB, 4-byte aligned, and a released one waits on a free list of its size
  * for the next of that size: malloc would add 8 bytes of header and round to 16, about 16
- * bytes a string (2.5 MB of 165 000 paths). The table of blocks, like the pages, is
- * allocated once at its full size, so that a reader never sees it move.
+ * bytes a string. The table of blocks, like the pages, is allocated once at its full size,
+ * so that a reader never sees it move.
  */
 #include "fm-strtab.h"
 

@@ -233,8 +233,8 @@ peer_forget_if_done (FmdLimits  *self,
 
 /* Whether @peer's user holds more unread bytes than a user may: its own bound (root has
  * none), or, while all peers together are over theirs, more than its share of it. One
- * user's unread replies never come out of another user's budget (an outsider's flood of
- * unread Introspect replies used to stop every subscriber's events). */
+ * user's unread replies never come out of another user's budget: an outsider's flood of
+ * unread Introspect replies must not stop every subscriber's events. */
 static gboolean
 user_over (FmdLimits *self,
            Peer      *peer,

@@ -1,9 +1,9 @@
 /* filemond-quota.h: slots of one kind (streams, saves, subscribers) shared by everyone on
  * the bus, counted per user.
  *
- * Every limit used to be per connection, and a user opens as many connections as it
- * likes: nine connections of one member took all the streams, and root's `watch` was
- * refused. A quota has a total, a share that no single uid can exceed, and a reserve
+ * A limit per connection would not hold: a user opens as many connections as it likes,
+ * and nine connections of one member would take all the streams and refuse root's
+ * `watch`. A quota has a total, a share that no single uid can exceed, and a reserve
  * that only root can use, so that root's slots are never all taken by others. Root
  * itself is bound by the total only. The uid is the caller's as the bus saw it
  * (fmd_auth_get_caller_uid()), never what a client claims.

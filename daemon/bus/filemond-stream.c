@@ -30,7 +30,7 @@ G_STATIC_ASSERT (ENCODE_BYTES >= FM_RECORD_MAX_SIZE);
 
 /* Encoded records of consecutive events, shared by the streams. Readers that keep up sit
  * at the same cursor and are sent the same bytes, so a run is encoded once for all of them
- * (a second `watch` used to cost a second encoding); a reader whose socket took only part
+ * (a second `watch` costs no second encoding); a reader whose socket took only part
  * of a run resumes in it instead of encoding it again. A sequence number's record never
  * changes, so a run stays right for as long as it is kept; whether its events are still
  * buffered (or a gap is owed first) is the stream's check, made before it takes from one. */

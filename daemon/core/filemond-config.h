@@ -8,10 +8,10 @@
 #pragma once
 
 /* The BPF ring buffer holds what the kernel recorded and filemond has not read yet: a
- * burst while filemond waits for a CPU. 8 MiB is about 35 000 events: no event was lost
- * with it under full capture of one unpinned load per CPU, or two per CPU beside two busy
- * loops (bench/bench-saturated.sh), and each MiB counts twice in filemond's RSS (the kernel
- * maps the pages twice in a row so that a record can wrap). */
+ * burst while filemond waits for a CPU. 8 MiB (about 35 000 events) is the size that
+ * bench/bench-saturated.sh finds losing nothing on a saturated machine (bench/README.md,
+ * "The saturated machine, and the BPF ring's size"), and each MiB counts twice in
+ * filemond's RSS (the kernel maps the pages twice in a row so that a record can wrap). */
 #define FMD_CONFIG_BPF_RINGBUF_MB 8
 
 #include <glib.h>

@@ -115,8 +115,8 @@ chunk_unref (gpointer data)
     free (chunk);
 }
 
-/* A growing ring writes each of its pages once, and on these virtual machines the fault of
- * a new 4 KiB page cost ~17 us, 240 ns a record (bench/README.md, "Where filemond's time
+/* A growing ring writes each of its pages once, and on virtual machines the fault of a new
+ * 4 KiB page is a large share of a record's cost (bench/README.md, "Where filemond's time
  * goes, round 2"). A chunk of a huge page's size is therefore one aligned huge page where
  * the kernel gives transparent huge pages on request (THP "madvise" or "always"): one fault
  * per 36 000 records. Elsewhere, or when none is free, the same memory is 4 KiB pages. */

@@ -14,6 +14,7 @@ mapfile -t want < <(grep -n '"errno":"EACCES"' "$tmp/capture.jsonl" | cut -d: -f
 [ "${#want[@]}" -eq 3 ] || fail "the capture has fewer than 3 EACCES events"
 
 viewer_key ctrl+f
+wait_for_log "$tmp" "find: entry has the keyboard" 60
 xdotool type --delay 10 'errno=EACCES'
 viewer_key Return
 wait_for_log_count "$tmp" "find: position" 1 60

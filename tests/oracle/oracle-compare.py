@@ -150,6 +150,12 @@ def parse_strace(path):
         if rest.endswith("<unfinished ...>"):
             pending[tid] = rest[: -len("<unfinished ...>")].rstrip()
             continue
+        # strace notices the thread's exec before the leader's end and says whose pid the
+        # thread took: the call resumes under that pid
+        changed = re.match(r"^(.*) <pid changed to (\d+) \.\.\.>$", rest)
+        if changed:
+            pending[int(changed.group(2))] = changed.group(1).rstrip()
+            continue
         r = re.match(r"^<\.\.\. (\w+) resumed>(.*)$", rest)
         if r:
             start = pending.pop(tid, None)

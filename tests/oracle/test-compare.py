@@ -24,6 +24,9 @@ STRACE = f"""100 execve("{hx('/bin/prog')}", ["{hx('prog')}", "{hx('a b')}"], 0x
 100 mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000
 100 sendfile(4<{hx('/w/out')}>, 3<{hx('/w/rel')}>, [0] => [2], 2) = 2
 100 mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, 3<{hx('/w/rel')}>, 0x1000) = 0x7f0000001000
+102 execve("{hx('/bin/next')}", ["{hx('next')}"], 0x7ffd /* 0 vars */ <pid changed to 100 ...>
+100 +++ superseded by execve in pid 102 +++
+100 <... execve resumed>)             = 0
 """
 
 
@@ -44,6 +47,8 @@ GOOD = [
     event(100, "sendfile", 2, "/w/rel", "fd2=4, fd=3, count=2", path2="/w/out"),
     event(100, "mmap", 0x7f0000001000, "/w/rel",
           "length=4096, PROT_READ, MAP_PRIVATE, fd=3, offset=4096"),
+    # an execve from thread 102 ends under the leader's pid, as strace says it does
+    event(100, "execve", 0, "/bin/next", '["next"]'),
 ]
 
 
@@ -76,7 +81,7 @@ def check(what, got, want, out):
 
 rc, out = run(GOOD)
 check("exact capture passes", rc, 0, out)
-check("exact capture counts 7 calls", "7 compared, 0 differ" in out, True, out)
+check("exact capture counts 8 calls", "8 compared, 0 differ" in out, True, out)
 
 for what, index, key, value in [("result", 4, "result", -13), ("path", 2, "path", "/w/other"),
                                 ("detail", 2, "detail", "O_RDONLY"),
@@ -84,7 +89,8 @@ for what, index, key, value in [("result", 4, "result", -13), ("path", 2, "path"
                                 ("argv", 1, "detail", "prog a b"),
                                 ("path2 of a second fd", 6, "path2", "/w/rel"),
                                 ("mmap offset", 7, "detail",
-                                 "length=4096, PROT_READ, MAP_PRIVATE, fd=3, offset=0")]:
+                                 "length=4096, PROT_READ, MAP_PRIVATE, fd=3, offset=0"),
+                                ("path of a thread's execve", 8, "path", "/bin/prog")]:
     bad = [dict(e) for e in GOOD]
     bad[index][key] = value
     rc, out = run(bad)

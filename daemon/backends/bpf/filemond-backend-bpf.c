@@ -3,10 +3,10 @@
  * cache filemond-bpf-engine.c, the record decoding filemond-bpf-record.c.
  *
  * Start takes the cached engine, attaches its syscall programs and is live at once;
- * without one, loading (~60 ms of verifier) and attaching run in a worker thread and the
- * capture goes live when they are done. Stop clears the enable flag (the programs return
- * at their first instruction from then on), drains the ring buffer, detaches the syscall
- * programs (a few ms), gives the engine back to the cache and reports stopped (see
+ * without one, loading (the verifier's slow part) and attaching run in a worker thread and
+ * the capture goes live when they are done. Stop clears the enable flag (the programs
+ * return at their first instruction from then on), drains the ring buffer, detaches the
+ * syscall programs (a few ms), gives the engine back to the cache and reports stopped (see
  * filemond-bpf-engine.h).
  *
  * Reading: the program wakes the reader when the backlog reaches an eighth of the ring

@@ -117,9 +117,10 @@ fmd_bpf_kernel_at_least (guint    major,
   return k_major > major || (k_major == major && k_minor >= minor);
 }
 
-/* The default object needs the bpf_rdonly_cast kfunc (6.2+); the compat one does without.
- * By version, not by looking the kfunc up: parsing the kernel's BTF costs ~150 ms here.
- * FILEMOND_BPF_OBJECT=compat loads the compat one anyway, so that it is tested on any kernel. */
+/* The default object needs the bpf_rdonly_cast kfunc (6.2+); the compat one does
+ * without. By version, not by looking the kfunc up: parsing the kernel's BTF would slow
+ * every Start. FILEMOND_BPF_OBJECT=compat loads the compat one anyway, so that it is
+ * tested on any kernel. */
 static gboolean
 use_compat_object (void)
 {
@@ -152,14 +153,14 @@ open_object (const void *(*elf_bytes) (size_t *size))
   return skel;
 }
 
-/* The ring buffer map is readable (EPOLLIN) whenever it holds data, and libbpf registers it
- * level-triggered in its epoll fd, which is what the main loop polls. A reader that never
- * empties the ring faster than records arrive (every record takes ~2 us here under a loop of
- * syscalls) then found it readable again at every main loop iteration: with no wake-up from
- * the program, it read batches of a few dozen records, each paying the loop's and the
- * dispatch's fixed costs (bench/README.md, "Where filemond's time goes, round 2").
- * Edge-triggered, the fd is readable only after a wake-up (the program's threshold), and
- * fmd_bpf_engine_consume takes that edge before it reads. */
+/* The ring buffer map is readable (EPOLLIN) whenever it holds data, and libbpf
+ * registers it level-triggered in its epoll fd, which is what the main loop polls. A
+ * reader that never empties the ring faster than records arrive (under a loop of
+ * syscalls) then found it readable again at every main loop iteration: with no wake-up
+ * from the program, it read batches of a few dozen records, each paying the loop's and
+ * the dispatch's fixed costs (bench/README.md, "Where filemond's time goes, round 2").
+ * Edge-triggered, the fd is readable only after a wake-up (the program's threshold),
+ * and fmd_bpf_engine_consume takes that edge before it reads. */
 static gboolean
 make_edge_triggered (FmdBpfEngine  *self,
                      GError       **error)
@@ -211,7 +212,7 @@ fmd_bpf_engine_load (guint64   ringbuf_bytes,
     }
 
   /* wake the reader at an eighth of the buffer: often enough to keep room, rarely enough
-   * that a wake-up (10-20 µs here) is paid once per thousands of events */
+   * that a wake-up is paid once per thousands of events */
   self->skel->rodata->wakeup_bytes = MIN (ringbuf_bytes / 8, 2 * 1024 * 1024);
   self->ringbuf_bytes = ringbuf_bytes;
   if ((err = bpf_map__set_max_entries (self->skel->maps.events, ringbuf_bytes)) != 0

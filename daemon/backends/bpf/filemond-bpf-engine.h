@@ -1,7 +1,7 @@
 /* filemond-bpf-engine.h: the loaded BPF object of the bpf backend: programs, maps, the
  * tracepoint links and the ring buffer reader, plus what it costs to get rid of them.
  *
- * Loading takes the verifier ~60 ms, so an engine outlives the capture that loaded it: a
+ * Loading is the verifier's slow work, so an engine outlives the capture that loaded it: a
  * stopped capture detaches the syscall programs (every syscall of the machine would run
  * them otherwise; a raw tracepoint link goes in a few ms) and gives the engine back to a
  * cache, and the next capture takes it again, attaches them (well under a millisecond) and
@@ -30,7 +30,7 @@ typedef gboolean (*FmdBpfRecordFunc) (const void *data, gsize len, gpointer user
  * will). @release, if not NULL, receives uname's release. */
 gboolean fmd_bpf_kernel_at_least (guint major, guint minor, char **release);
 
-/* Loads the object (~60 ms of verifier): blocking, fine in a worker thread. */
+/* Loads the object (the verifier's slow work): blocking, fine in a worker thread. */
 FmdBpfEngine *fmd_bpf_engine_load (guint64 ringbuf_bytes, GError **error);
 /* Attaches what is not attached yet: the syscall enter and exit programs and the process
  * fork and exit hooks. Well under a millisecond (no grace period to wait for). */

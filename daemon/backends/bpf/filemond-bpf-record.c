@@ -33,7 +33,8 @@ struct _FmdBpfDecoder {
   char comm[FM_COMM_MAX];
   char words[64];            /* a struct's first words as text, for the decoder */
   /* The last detail formatted from registers alone, and its call: a process in a loop
-   * repeats its flags and modes, and formatting them was ~10 % of filemond's time. */
+   * repeats its flags and modes, and formatting them again is a visible share of
+   * filemond's time. */
   const FmSyscall *memo_sc;
   guint64 memo_args[FM_SYSCALL_MAX_ARGS];
   GString *memo_detail;

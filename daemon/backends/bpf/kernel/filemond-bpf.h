@@ -148,8 +148,8 @@ enum {
  * the traced syscalls' bits (at entry, and at exit where execveat exits as execve) and
  * the two hint arrays, the program's .data.hot (a map of
  * its own, so page-aligned). One page: on guests that walk the page tables again after
- * every kernel entry, two more pages read by an empty program's exit cost it ~14 ns
- * (bpf_stats), and the table and the hints used to be three pages apart. */
+ * every kernel entry, each more page read costs every syscall of the machine a page walk,
+ * so the table and the hints share one. */
 #define FMD_BPF_HOT_BYTES \
   (sizeof (struct fmd_bpf_settings) + 2 * FMD_BPF_MAX_NR / 8 + 2 * FMD_BPF_HINT_BITS / 8)
 _Static_assert (FMD_BPF_HOT_BYTES <= 4096, "the hot data must fit in one page");

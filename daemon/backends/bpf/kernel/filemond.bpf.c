@@ -3,9 +3,9 @@
  * fmd_enter and fmd_exit are attached to the raw_syscalls tracepoints (sys_enter and
  * sys_exit, as BTF tracepoints): two links in all, where one per syscall and
  * direction (sys_enter_openat, ...) would cost ~120 links, each taking the kernel an RCU
- * grace period (~20-70 ms, serialized) to detach, and would pay the perf bridge's copy of
- * the arguments on every traced call. Every syscall of the machine now runs the programs,
- * so an untraced one leaves after two loads. traced[] says which syscalls the capture
+ * grace period (serialized) to detach, and would pay the perf bridge's copy of the
+ * arguments on every traced call. Every syscall of the machine runs the programs, so an
+ * untraced one leaves after two loads. traced[] says which syscalls the capture
  * wants; fmd_syscalls[nr], filled by the daemon from the syscall table, which argument is
  * a path, a dirfd, an fd or a string. Entry keeps the arguments and the event's path in a
  * per-thread slot; exit writes one record with result and duration to the ring buffer.
@@ -55,14 +55,15 @@
 /* resolve_path() of the task's cwd alone */
 #define SRC_CWD 0x40
 
-/* Kernel pointers are followed with plain loads on BTF-typed pointers (the verifier turns
- * them into fault-safe loads): ~65 ns a path component against ~185 ns for
- * bpf_probe_read_kernel. A pointer that arrives as a number (read from an array, or
- * computed) gets its type back with bpf_rdonly_cast (6.2+). 6.1 has no such kfunc, and a
- * weak one cannot stand in (libbpf 1.1 has no bpf_ksym_exists, and 6.1's verifier refuses
- * a call of an unresolved kfunc even as dead code), so the program is also built with
- * FMD_BPF_COMPAT: there such pointers stay numbers and KREAD follows them with
- * bpf_probe_read_kernel. KREAD is for every load whose pointer may have come from TYPED. */
+/* Kernel pointers are followed with plain loads on BTF-typed pointers (the verifier
+ * turns them into fault-safe loads), a third of what bpf_probe_read_kernel costs a path
+ * component (bench/README.md, "A captured event's BPF time"). A pointer that arrives as
+ * a number (read from an array, or computed) gets its type back with bpf_rdonly_cast
+ * (6.2+). 6.1 has no such kfunc, and a weak one cannot stand in (libbpf 1.1 has no
+ * bpf_ksym_exists, and 6.1's verifier refuses a call of an unresolved kfunc even as
+ * dead code), so the program is also built with FMD_BPF_COMPAT: there such pointers
+ * stay numbers and KREAD follows them with bpf_probe_read_kernel. KREAD is for every
+ * load whose pointer may have come from TYPED. */
 #ifdef FMD_BPF_COMPAT
 #define TYPED(type, ptr) ((struct type *) (ptr))
 #define KREAD(ptr, field) BPF_CORE_READ ((ptr), field)
@@ -410,8 +411,8 @@ resolve_file (struct scratch      *sp,
 }
 
 /* A global function: the verifier checks it once, on its own, where a static one is
- * walked again at each of its three call sites with the caller's state. With it static,
- * loading the exit program took 0.28-0.30 s of a cold Start, 0.035 s now. Its pointers
+ * walked again at each of its three call sites with the caller's state, which made
+ * loading the exit program most of a cold Start's time. Its pointers
  * are then plain memory that may be NULL, for the verifier. */
 __noinline int
 resolve_path (struct scratch  *sp,
@@ -854,9 +855,8 @@ enter_captured (__u64 *ctx,
  * two loads, a process the filters exclude after a few more, all of it read from the hot
  * page. The work is a separate function, so that what they run up to the return it jumps
  * to is a few cache lines, not the first and the last page of a large program: these
- * guests (PTI without PCID) walk the page tables again after every kernel entry. Side by
- * side with bpf_stats, an excluded failed openat cost the two programs 156 ns before this
- * gate and the hot page, 146 ns after (empty programs on the same hooks: ~98). */
+ * guests (PTI without PCID) walk the page tables again after every kernel entry
+ * (bench/README.md, "A captured event's BPF time"). */
 SEC ("tp_btf/sys_enter")
 int
 fmd_enter (__u64 *ctx)
