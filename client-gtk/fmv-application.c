@@ -70,6 +70,8 @@ fmv_application_startup (GApplication *application)
     { "win.edit-capture-filter", { "<Shift><Control>e", NULL } },
     { "win.clear", { "<Control>l", NULL } },
     { "win.open", { "<Control>o", NULL } },
+    /* enabled only while a file is read: Escape then reaches the entries as before */
+    { "win.stop-loading", { "Escape", NULL } },
     { "win.save", { "<Control>s", NULL } },
     { "win.save-shown", { "<Shift><Control>s", NULL } },
     { "win.find", { "<Control>f", NULL } },

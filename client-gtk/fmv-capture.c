@@ -2,7 +2,8 @@
  *
  * A capture of a million events is a few hundred megabytes of jsonl: it is read in 1 MiB
  * blocks and split into lines here (a line may span blocks), each line parsed by the
- * shared jsonl reader straight into a fresh store that the window shows once complete.
+ * shared jsonl reader straight into a fresh store that the window shows once complete;
+ * the window follows the reading through an FmvLoadProgress and may stop it there.
  */
 #include "config.h"
 
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "fm-error.h"
+#include "fmv-capture-explain.h"
 #include "fmv-capture.h"
 
 #define BLOCK_SIZE (1024 * 1024)
@@ -21,14 +23,18 @@ typedef struct {
   FmvStore *store;
   FmJsonlReader *reader;
   guint64 line_no;
+  guint64 n_read;     /* events taken in, including those the depth let go since */
   guint n_bad;
   char *first_problem;
 } Loader;
 
+/* @offset: where the line starts in the file; @cut: it is the last and has no newline. */
 static void
 load_line (Loader      *loader,
            const char  *line,
-           gsize        len)
+           gsize        len,
+           guint64      offset,
+           gboolean     cut)
 {
   g_autoptr(GError) error = NULL;
   FmEvent ev;
@@ -45,58 +51,94 @@ load_line (Loader      *loader,
   if (!fm_jsonl_reader_parse_line (loader->reader, line, len, &ev, &error))
     {
       loader->n_bad++;
-      if (loader->first_problem == NULL)
-        loader->first_problem = g_strdup_printf ("line %" G_GUINT64_FORMAT ": %s",
-                                                 loader->line_no, error->message);
+      if (loader->first_problem != NULL)
+        return;
+      /* what a JSON parser says of a cut line ("unexpected end") hides what happened */
+      if (cut)
+        loader->first_problem = g_strdup_printf ("line %'" G_GUINT64_FORMAT ", the last: the file "
+                                                 "ends in the middle of an event, at byte offset %'"
+                                                 G_GUINT64_FORMAT ", as a file cut short does",
+                                                 loader->line_no, offset + len);
+      else
+        loader->first_problem = g_strdup_printf ("line %'" G_GUINT64_FORMAT " (byte offset %'" G_GUINT64_FORMAT
+                                                 "), %s", loader->line_no, offset, error->message);
       return;
     }
   if (!fmv_store_append (loader->store, &ev, NULL))
     {
       loader->n_bad++;
       if (loader->first_problem == NULL)
-        loader->first_problem = g_strdup_printf ("line %" G_GUINT64_FORMAT ": the viewer holds no more events",
+        loader->first_problem = g_strdup_printf ("line %'" G_GUINT64_FORMAT ": the viewer holds no more events",
                                                  loader->line_no);
+      return;
     }
+  loader->n_read++;
 }
 
-FmvStore *
-fmv_capture_load (GFile         *file,
-                  guint          depth,
-                  GCancellable  *cancellable,
-                  guint         *n_bad,
-                  char         **first_problem,
-                  GError       **error)
+static FmvStore *
+read_capture (GFile            *file,
+              guint             depth,
+              FmvLoadProgress  *progress,
+              GCancellable     *cancellable,
+              guint            *n_bad,
+              char            **first_problem,
+              GError          **error)
 {
   g_autoptr(GFileInputStream) in = NULL;
+  g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GByteArray) carry = g_byte_array_new ();
   g_autoptr(FmvStore) store = fmv_store_new ();
   g_autoptr(FmJsonlReader) reader = fm_jsonl_reader_new ();
   g_autofree guint8 *buf = g_malloc (BLOCK_SIZE);
   g_autofree char *problem = NULL;
-  Loader loader = { store, reader, 0, 0, NULL };
-
-  g_return_val_if_fail (G_IS_FILE (file), NULL);
+  guint8 head[FMV_CAPTURE_HEAD_SIZE];
+  gsize head_len = 0;
+  guint64 offset = 0;   /* of the block in buf */
+  guint64 carry_offset = 0;
+  Loader loader = { store, reader, 0, 0, 0, NULL };
 
   in = g_file_read (file, cancellable, error);
   if (in == NULL)
-    return NULL;
+    {
+      fmv_capture_explain_io_error (file, error);
+      return NULL;
+    }
+  info = g_file_input_stream_query_info (in, G_FILE_ATTRIBUTE_STANDARD_SIZE, cancellable, NULL);
+  if (progress != NULL && info != NULL)
+    fmv_load_progress_set_total (progress, g_file_info_get_size (info));
   /* A file longer than the depth keeps its newest events, its oldest going page by page
    * as it is read: never more memory than the depth's. */
   fmv_store_set_depth (store, depth);
 
   for (;;)
     {
-      gssize n = g_input_stream_read (G_INPUT_STREAM (in), buf, BLOCK_SIZE, cancellable, error);
+      gssize n;
       const guint8 *p = buf;
       const guint8 *end;
 
+      /* Stopped: the events read so far are what the person asked for. */
+      if (progress != NULL && fmv_load_progress_stop_requested (progress))
+        {
+          fmv_load_progress_mark_stopped (progress);
+          g_byte_array_set_size (carry, 0);
+          break;
+        }
+      n = g_input_stream_read (G_INPUT_STREAM (in), buf, BLOCK_SIZE, cancellable, error);
       if (n < 0)
         {
+          fmv_capture_explain_io_error (file, error);
           g_free (loader.first_problem);
           return NULL;
         }
       if (n == 0)
         break;
+      if (head_len < sizeof head)
+        {
+          gsize more = MIN (sizeof head - head_len, (gsize) n);
+
+          memcpy (head + head_len, buf, more);
+          head_len += more;
+        }
       end = buf + n;
       while (p < end)
         {
@@ -104,29 +146,33 @@ fmv_capture_load (GFile         *file,
 
           if (nl == NULL)
             {
+              if (carry->len == 0)
+                carry_offset = offset + (p - buf);
               g_byte_array_append (carry, p, end - p);
               break;
             }
           if (carry->len > 0)
             {
               g_byte_array_append (carry, p, nl - p);
-              load_line (&loader, (const char *) carry->data, carry->len);
+              load_line (&loader, (const char *) carry->data, carry->len, carry_offset, FALSE);
               g_byte_array_set_size (carry, 0);
             }
           else
-            load_line (&loader, (const char *) p, nl - p);
+            load_line (&loader, (const char *) p, nl - p, offset + (p - buf), FALSE);
           p = nl + 1;
         }
+      offset += n;
+      if (progress != NULL)
+        fmv_load_progress_update (progress, offset, loader.n_read);
     }
   /* A last line without its newline still counts. */
   if (carry->len > 0)
-    load_line (&loader, (const char *) carry->data, carry->len);
+    load_line (&loader, (const char *) carry->data, carry->len, carry_offset, TRUE);
 
   problem = loader.first_problem;
-  if (fmv_store_get_n_rows (store) == 0 && loader.n_bad > 0)
+  if (loader.n_read == 0 && (progress == NULL || !fmv_load_progress_was_stopped (progress)))
     {
-      g_set_error (error, FM_ERROR, FM_ERROR_PARSE,
-                   "This is not a filemon capture in JSON Lines format (%s)", problem);
+      fmv_capture_explain_no_events (file, head, head_len, offset, loader.n_bad, problem, error);
       return NULL;
     }
 
@@ -137,6 +183,19 @@ fmv_capture_load (GFile         *file,
   return g_steal_pointer (&store);
 }
 
+FmvStore *
+fmv_capture_load (GFile         *file,
+                  guint          depth,
+                  GCancellable  *cancellable,
+                  guint         *n_bad,
+                  char         **first_problem,
+                  GError       **error)
+{
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  return read_capture (file, depth, NULL, cancellable, n_bad, first_problem, error);
+}
+
 typedef struct {
   guint n_bad;
   char *first_problem;
@@ -145,6 +204,7 @@ typedef struct {
 typedef struct {
   GFile *file;
   guint depth;
+  FmvLoadProgress *progress;
 } LoadJob;
 
 static void
@@ -153,6 +213,7 @@ load_job_free (gpointer data)
   LoadJob *job = data;
 
   g_object_unref (job->file);
+  g_clear_pointer (&job->progress, fmv_load_progress_unref);
   g_free (job);
 }
 
@@ -176,7 +237,8 @@ load_worker (GTask        *task,
   GError *error = NULL;
   FmvStore *store;
 
-  store = fmv_capture_load (job->file, job->depth, cancellable, &result->n_bad, &result->first_problem, &error);
+  store = read_capture (job->file, job->depth, job->progress, cancellable, &result->n_bad,
+                        &result->first_problem, &error);
   if (store == NULL)
     {
       load_result_free (result);
@@ -190,6 +252,7 @@ load_worker (GTask        *task,
 void
 fmv_capture_load_async (GFile               *file,
                         guint                depth,
+                        FmvLoadProgress     *progress,
                         GCancellable        *cancellable,
                         GAsyncReadyCallback  callback,
                         gpointer             user_data)
@@ -202,6 +265,7 @@ fmv_capture_load_async (GFile               *file,
   job = g_new0 (LoadJob, 1);
   job->file = g_object_ref (file);
   job->depth = depth;
+  job->progress = progress != NULL ? fmv_load_progress_ref (progress) : NULL;
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, fmv_capture_load_async);
   g_task_set_task_data (task, job, load_job_free);

@@ -5,6 +5,7 @@
 #include <gio/gio.h>
 
 #include "fm-format.h"
+#include "fmv-load-progress.h"
 #include "fmv-store.h"
 
 G_BEGIN_DECLS
@@ -12,13 +13,20 @@ G_BEGIN_DECLS
 /* Reads a jsonl capture (as written by filemonctl save, the daemon's Save or the viewer)
  * into a new store of depth @depth (0: no bound), which keeps the newest @depth events of
  * a longer file. Lines that do not parse are skipped and counted, never fatal; a file
- * in which no line parses is an FM_ERROR_PARSE error naming the first bad line. */
+ * that gives no event is an error saying why in words for people
+ * (fmv-capture-explain.h): FM_ERROR_PARSE for what it holds (empty, another format, the
+ * first bad line and its byte offset), the G_IO_ERROR of opening or reading it otherwise.
+ * @progress (may be NULL) is kept up to date as blocks are read; once it is stopped, the
+ * load ends with the events read so far. */
 void fmv_capture_load_async (GFile               *file,
                              guint                depth,
+                             FmvLoadProgress     *progress,
                              GCancellable        *cancellable,
                              GAsyncReadyCallback  callback,
                              gpointer             user_data);
-/* @n_bad: lines skipped; @first_problem: "line 17: ..." for the first of them (or NULL). */
+/* @n_bad: lines skipped; @first_problem: where the first of them failed, "line 17 (byte
+ * 4,210), column 44: …", "line 1,001, the last: the file ends in the middle of an event…"
+ * (or NULL). */
 FmvStore *fmv_capture_load_finish (GAsyncResult  *result,
                                    guint         *n_bad,
                                    char         **first_problem,

@@ -58,6 +58,8 @@ struct _FmvLive
   guint n_appended;
 
   guint64 next_seq;
+  guint64 replay_from;      /* the buffered events this stream replays: [from, end) */
+  guint64 replay_end;
   guint64 received;
   guint64 missed;
   FmvGaps *gaps;            /* where the missed ones were, for what Save wrote */
@@ -370,6 +372,13 @@ open_stream (FmvLive *self)
       fmv_gaps_clear (self->gaps);
     }
 
+  /* What the daemon buffered when its proxy read its properties: the stream replays
+   * those first (and any newer, which then count as live). */
+  self->replay_end = fm_filemond1_get_first_seq (self->proxy) + fm_filemond1_get_buffered_count (self->proxy);
+  self->replay_from = MAX (since, fm_filemond1_get_first_seq (self->proxy));
+  if (fm_filemond1_get_buffered_count (self->proxy) == 0 || self->replay_from >= self->replay_end)
+    self->replay_from = self->replay_end = 0;
+
   g_variant_builder_init (&options, G_VARIANT_TYPE_VARDICT);
   g_variant_builder_add (&options, "{sv}", "since-seq", g_variant_new_uint64 (since));
   g_dbus_proxy_call_with_unix_fd_list (G_DBUS_PROXY (self->proxy), "OpenStream",
@@ -678,6 +687,21 @@ fmv_live_count_missed_within (FmvLive *self,
   g_return_val_if_fail (FMV_IS_LIVE (self), 0);
 
   return fmv_gaps_count_within (self->gaps, first_seq, last_seq);
+}
+
+gboolean
+fmv_live_get_replay_progress (FmvLive *self,
+                              guint64 *done,
+                              guint64 *total)
+{
+  g_return_val_if_fail (FMV_IS_LIVE (self), FALSE);
+
+  *done = *total = 0;
+  if (self->stream == NULL || self->next_seq >= self->replay_end)
+    return FALSE;
+  *done = MAX (self->next_seq, self->replay_from) - self->replay_from;
+  *total = self->replay_end - self->replay_from;
+  return TRUE;
 }
 
 guint64

@@ -54,6 +54,12 @@ guint64 fmv_live_count_missed_within (FmvLive *self,
                                       guint64  first_seq,
                                       guint64  last_seq);
 guint64 fmv_live_get_received (FmvLive *self);
+/* While the stream still replays what the daemon had buffered when the viewer connected
+ * (up to its whole ring, a million events): TRUE, with how many of how many came
+ * (events missed count as come). FALSE once it is live. */
+gboolean fmv_live_get_replay_progress (FmvLive *self,
+                                       guint64 *done,
+                                       guint64 *total);
 
 /* Start(@options), Stop(): each may ask for a password
  * through the session's polkit agent. Errors are FM_ERROR codes

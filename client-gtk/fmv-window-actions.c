@@ -11,6 +11,7 @@
 #include "fm-format.h"
 #include "fmv-analysis-window.h"
 #include "fmv-capture.h"
+#include "fmv-chooser-folder.h"
 #include "fmv-window-private.h"
 
 /* A call that outlived its window (closed while polkit asked for a password, say). */
@@ -60,6 +61,7 @@ fmv_window_update_actions (FmvWindow *self)
   set_enabled (self, "save-shown", !self->loading && has_rows &&
                fmv_event_list_get_filter (self->list) != NULL);
   set_enabled (self, "clear", !self->loading);
+  set_enabled (self, "stop-loading", self->loading && self->load_progress != NULL && !self->load_stopping);
   set_enabled (self, "reconnect", self->live != NULL);
 
   gtk_widget_set_visible (self->start_button, self->live != NULL && !running);
@@ -206,6 +208,7 @@ open_response_cb (GtkNativeDialog *dialog,
   g_object_unref (dialog);
   if (file == NULL)
     return;
+  fmv_chooser_folder_remember (file);
 
   if (fmv_window_is_pristine (self))
     fmv_window_open_file (self, file);
@@ -234,6 +237,7 @@ open_activated (GSimpleAction *action,
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), captures);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
+  fmv_chooser_folder_restore (GTK_FILE_CHOOSER (chooser));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_signal_connect (chooser, "response", G_CALLBACK (open_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
@@ -398,6 +402,7 @@ save_response_cb (GtkNativeDialog *dialog,
       save_request_free (request);
       return;
     }
+  fmv_chooser_folder_remember (file);
   request->file = g_steal_pointer (&file);
   fmv_capture_create_async (request->file, self->cancellable, created_cb, request);
 }
@@ -422,6 +427,7 @@ run_save_dialog (FmvWindow *self,
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
   gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (chooser), "format", "Format", ids, labels);
   gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (chooser), "format", "jsonl");
+  fmv_chooser_folder_restore (GTK_FILE_CHOOSER (chooser));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_signal_connect (chooser, "response", G_CALLBACK (save_response_cb), request);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
@@ -735,6 +741,15 @@ history_depth_activated (GSimpleAction *action,
   fmv_window_edit_depth (user_data);
 }
 
+static void
+stop_loading_activated (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  fmv_window_stop_loading (user_data);
+  fmv_window_update_actions (user_data);
+}
+
 static const GActionEntry window_actions[] = {
   { .name = "start", .activate = start_activated },
   { .name = "stop", .activate = stop_activated },
@@ -742,6 +757,7 @@ static const GActionEntry window_actions[] = {
   { .name = "reconnect", .activate = reconnect_activated },
   { .name = "clear", .activate = clear_activated },
   { .name = "open", .activate = open_activated },
+  { .name = "stop-loading", .activate = stop_loading_activated },
   { .name = "save", .activate = save_activated },
   { .name = "save-shown", .activate = save_shown_activated },
   { .name = "follow", .state = "true", .change_state = follow_changed },

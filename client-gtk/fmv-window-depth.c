@@ -2,9 +2,9 @@
  *
  * The store only grew before: a viewer left following a live capture ran out of memory.
  * The depth bounds it (fmv-store.h); it is one setting for all windows, kept across runs
- * in the user's state directory (a key file beside the recent filters), set from the main
- * menu's History Depth dialog, and the status bar says when the bound was reached and how
- * many older events were let go.
+ * in the viewer's settings (fmv-settings.h), set from the main menu's History Depth
+ * dialog, and the status bar says when the bound was reached and how many older events
+ * were let go.
  *
  * The default, 2 000 000 events: a held event costs about 42 bytes of the viewer's memory
  * when the capture's strings repeat and about 88 when every path is distinct
@@ -14,8 +14,7 @@
  */
 #include "config.h"
 
-#include <errno.h>
-
+#include "fmv-settings.h"
 #include "fmv-window-private.h"
 
 #define DEFAULT_DEPTH 2000000u
@@ -26,32 +25,19 @@
 #define GROUP "history"
 #define KEY "depth"
 
-static char *
-settings_path (void)
-{
-  return g_build_filename (g_get_user_state_dir (), "filemon-viewer", "settings", NULL);
-}
-
 guint
 fmv_window_load_depth (void)
 {
-  g_autofree char *path = settings_path ();
-  g_autoptr(GKeyFile) file = g_key_file_new ();
+  g_autoptr(GKeyFile) settings = fmv_settings_load ();
   g_autoptr(GError) error = NULL;
   guint64 depth;
 
-  if (!g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, &error))
-    {
-      if (!g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-        g_message ("settings not read: %s", error->message);
-      return DEFAULT_DEPTH;
-    }
-  depth = g_key_file_get_uint64 (file, GROUP, KEY, &error);
+  depth = g_key_file_get_uint64 (settings, GROUP, KEY, &error);
   if (error != NULL)
     {
       if (!g_error_matches (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_GROUP_NOT_FOUND) &&
           !g_error_matches (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_KEY_NOT_FOUND))
-        g_message ("%s: %s", path, error->message);
+        g_message ("settings: %s", error->message);
       return DEFAULT_DEPTH;
     }
   /* a file edited by hand: a depth out of range is brought into it */
@@ -61,21 +47,10 @@ fmv_window_load_depth (void)
 static void
 save_depth (guint depth)
 {
-  g_autofree char *path = settings_path ();
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(GKeyFile) file = g_key_file_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GKeyFile) settings = fmv_settings_load ();
 
-  /* other settings a hand put there stay */
-  if (!g_key_file_load_from_file (file, path, G_KEY_FILE_KEEP_COMMENTS, &error) &&
-      !g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-    g_message ("settings not read: %s", error->message);
-  g_clear_error (&error);
-  g_key_file_set_uint64 (file, GROUP, KEY, depth);
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    g_message ("settings not saved: cannot make %s: %s", dir, g_strerror (errno));
-  else if (!g_key_file_save_to_file (file, path, &error))
-    g_message ("settings not saved: %s", error->message);
+  g_key_file_set_uint64 (settings, GROUP, KEY, depth);
+  fmv_settings_save (settings);
 }
 
 static void

@@ -7,6 +7,7 @@
 #include "fmv-event-list.h"
 #include "fmv-highlights.h"
 #include "fmv-live.h"
+#include "fmv-load-progress.h"
 #include "fmv-store.h"
 #include "fmv-window.h"
 
@@ -52,6 +53,10 @@ struct _FmvWindow
   GtkColumnViewColumn *columns[FM_N_FIELDS];   /* those of fmv-columns.h, in its order */
   GMenu *columns_menu;
   GtkLabel *empty_label;
+  GtkWidget *loading_box;
+  GtkLabel *loading_label;
+  GtkProgressBar *loading_bar;
+  GtkProgressBar *replay_bar;
   FmvDetail *detail;
   GtkImage *status_icon;
   GtkLabel *status_title;
@@ -71,6 +76,10 @@ struct _FmvWindow
   guint depth;                /* the history depth its stores get (fmv-window-depth.c) */
   GCancellable *cancellable;  /* loads and saves of this window */
   gboolean loading;
+  FmvLoadProgress *load_progress; /* the file being read (fmv-window-loading.c) */
+  guint load_tick;
+  gboolean load_stopping;
+  char *file_problem;         /* why the file shows no events, for its page; or NULL */
 
   /* selection kept across a refilter */
   gboolean resetting;
@@ -194,6 +203,18 @@ void fmv_window_find (FmvWindow *self,
 /* fmv-window-folder.c: asks the file manager to show store row @row's file. */
 void fmv_window_open_folder (FmvWindow *self,
                              guint      row);
+
+/* fmv-window-loading.c */
+/* Shows the reading of self->file, following the progress it returns (the window's). */
+FmvLoadProgress *fmv_window_begin_loading (FmvWindow *self);
+void fmv_window_end_loading (FmvWindow *self);
+/* Stop Reading: the load ends with the events read so far. */
+void fmv_window_stop_loading (FmvWindow *self);
+/* The load that just ended did so because it was asked to, before the file's end. */
+gboolean fmv_window_get_loading_stopped (FmvWindow *self);
+/* While a live window replays the daemon's buffer: "Loading … 412,000 of 1,000,000…"
+ * (and its progress bar shown); NULL once live. */
+char *fmv_window_dup_replay_status (FmvWindow *self);
 
 /* fmv-window-actions.c */
 void fmv_window_update_backends (FmvWindow *self,

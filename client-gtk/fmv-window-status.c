@@ -1,6 +1,7 @@
 /* fmv-window-status.c: what the window says about its state: the status bar (shown,
  * total and dropped counts, backend), the title, the page shown when there is nothing to
- * list (no bus, no daemon, not allowed), the hint over an empty list, and the info bar. */
+ * list (no bus, no daemon, not allowed, a file that gave no events), the hint over an
+ * empty list, and the info bar. */
 #include "config.h"
 
 #include "fmv-window-private.h"
@@ -98,6 +99,21 @@ update_pages (FmvWindow *self)
   gboolean empty_store = fmv_store_get_n_rows (self->store) == 0;
   FmvLiveStatus status = self->live ? fmv_live_get_status (self->live) : FMV_LIVE_CONNECTED;
 
+  if (self->live == NULL && self->file_problem != NULL)
+    {
+      g_autofree char *name = g_file_get_basename (self->file);
+      g_autofree char *title = g_strdup_printf ("Cannot Open “%s”", name);
+
+      /* The Xvfb tests read this line. */
+      if (g_strcmp0 (gtk_label_get_label (self->status_description), self->file_problem) != 0)
+        g_debug ("status page: %s: %s", title, self->file_problem);
+      gtk_label_set_label (self->status_title, title);
+      gtk_label_set_label (self->status_description, self->file_problem);
+      gtk_widget_set_visible (self->status_retry_button, FALSE);
+      gtk_stack_set_visible_child_name (self->stack, "status");
+      gtk_widget_set_visible (self->filter_bar, FALSE);
+      return;
+    }
   if (self->live != NULL && status != FMV_LIVE_CONNECTED && empty_store && !self->loading)
     {
       g_autofree char *description = NULL;
@@ -141,7 +157,7 @@ fmv_window_update_empty_label (FmvWindow *self)
   if (shown > 0)
     text = NULL;
   else if (self->loading)
-    text = "Opening the capture…";
+    text = NULL;   /* the reading's progress is shown in its place */
   else if (total > 0 && fmv_event_list_get_busy (self->list))
     text = "Filtering…";
   else if (total > 0)
@@ -193,8 +209,12 @@ fmv_window_update_status (FmvWindow *self)
 
   if (self->status_message_source == 0)
     {
+      g_autofree char *replay = fmv_window_dup_replay_status (self);
+
       if (self->loading)
         counts = g_strdup ("Opening…");
+      else if (replay != NULL)
+        counts = g_steal_pointer (&replay);
       else if (fmv_event_list_get_busy (self->list))
         /* The rows shown are still the previous filter's: no count of them is true yet. */
         counts = g_strdup_printf ("Filtering %'u events…", total);

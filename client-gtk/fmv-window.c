@@ -605,7 +605,40 @@ fmv_window_is_pristine (FmvWindow *self)
 {
   g_return_val_if_fail (FMV_IS_WINDOW (self), FALSE);
 
-  return self->file == NULL && !self->loading && fmv_store_get_n_rows (self->store) == 0;
+  /* a window that could not open its file has nothing to lose either */
+  return (self->file == NULL || self->file_problem != NULL) && !self->loading &&
+         fmv_store_get_n_rows (self->store) == 0;
+}
+
+/* What a file that could be read only in part lost, named so the person knows the list
+ * is not the whole file. */
+static void
+report_partial_load (FmvWindow  *self,
+                     guint       n_bad,
+                     const char *first_problem,
+                     gboolean    stopped)
+{
+  g_autofree char *name = g_file_get_basename (self->file);
+  g_autofree char *skipped = NULL;
+  g_autofree char *text = NULL;
+
+  if (n_bad == 1)
+    skipped = g_strdup_printf ("One line of “%s” could not be read and is left out: %s.", name,
+                               first_problem);
+  else if (n_bad > 1)
+    skipped = g_strdup_printf ("%'u lines of “%s” could not be read and are left out; the first: "
+                               "%s.", n_bad, name, first_problem);
+  if (stopped)
+    text = g_strdup_printf ("Reading “%s” was stopped: the list holds the events read until "
+                            "then, not the rest of the file.%s%s", name,
+                            skipped ? " " : "", skipped ? skipped : "");
+  else
+    text = g_steal_pointer (&skipped);
+  if (text != NULL)
+    {
+      g_debug ("partial load: %s", text);
+      fmv_window_show_info (self, GTK_MESSAGE_WARNING, text);
+    }
 }
 
 static void
@@ -618,29 +651,25 @@ load_done_cb (GObject      *source,
   g_autoptr(FmvStore) store = NULL;
   g_autofree char *first_problem = NULL;
   guint n_bad = 0;
+  gboolean stopped;
 
   store = fmv_capture_load_finish (result, &n_bad, &first_problem, &error);
   if (store == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
+  stopped = fmv_window_get_loading_stopped (self);
+  fmv_window_end_loading (self);
   self->loading = FALSE;
   if (store == NULL)
     {
-      g_autofree char *name = g_file_get_parse_name (self->file);
-      g_autofree char *text = g_strdup_printf ("Cannot open %s: %s", name, error->message);
-
-      fmv_window_show_info (self, GTK_MESSAGE_ERROR, text);
+      /* The page says it, where the events would be: an info bar over an empty list was
+       * easy to miss, and "holds no events" under it contradicted it. */
+      self->file_problem = g_strdup (error->message);
+      g_debug ("cannot open: %s", error->message);
       fmv_window_update_status (self);
       return;
     }
   fmv_window_set_store (self, store);
-  if (n_bad > 0)
-    {
-      g_autofree char *text = g_strdup_printf ("%'u line%s of this capture could not be read and "
-                                               "%s skipped (%s).", n_bad, n_bad == 1 ? "" : "s",
-                                               n_bad == 1 ? "was" : "were", first_problem);
-
-      fmv_window_show_info (self, GTK_MESSAGE_WARNING, text);
-    }
+  report_partial_load (self, n_bad, first_problem, stopped);
 }
 
 void
@@ -656,6 +685,7 @@ fmv_window_open_file (FmvWindow *self,
   /* A capture opens at its beginning; nothing new arrives to follow. */
   fmv_window_set_follow (self, FALSE);
   g_set_object (&self->file, file);
+  g_clear_pointer (&self->file_problem, g_free);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
@@ -666,7 +696,8 @@ fmv_window_open_file (FmvWindow *self,
 
     fmv_window_set_store (self, empty);
   }
-  fmv_capture_load_async (file, self->depth, self->cancellable, load_done_cb, g_object_ref (self));
+  fmv_capture_load_async (file, self->depth, fmv_window_begin_loading (self), self->cancellable,
+                          load_done_cb, g_object_ref (self));
 }
 
 /* ---- the rows' context menu -------------------------------------------------------------- */
@@ -861,6 +892,9 @@ fmv_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  if (self->loading_box != NULL)
+    fmv_window_end_loading (self);
+  g_clear_pointer (&self->file_problem, g_free);
   g_clear_handle_id (&self->status_message_source, g_source_remove);
   g_clear_pointer (&self->row_menu, gtk_widget_unparent);
   g_clear_pointer (&self->candidates_popover, gtk_widget_unparent);
@@ -931,6 +965,10 @@ fmv_window_class_init (FmvWindowClass *klass)
   CHILD (column_view);
   CHILD (columns_menu);
   CHILD (empty_label);
+  CHILD (loading_box);
+  CHILD (loading_label);
+  CHILD (loading_bar);
+  CHILD (replay_bar);
   CHILD (detail);
   CHILD (status_icon);
   CHILD (status_title);

@@ -1134,7 +1134,7 @@ test_capture_skips_and_counts_bad_lines (void)
   g_assert_no_error (error);
   g_assert_cmpuint (fmv_store_get_n_rows (back), ==, 10);
   g_assert_cmpuint (n_bad, ==, 1);
-  g_assert_true (g_str_has_prefix (problem, "line 6: "));
+  g_assert_true (g_str_has_prefix (problem, "line 6 (byte "));
   g_unlink (path);
 }
 
