@@ -204,3 +204,37 @@ capture_load() {
     note "$variant $op: delivered $delivered of $expected loop events, missed by a watcher $missed, dropped in the capture $((dropped1 - dropped0))"
   fi
 }
+
+# bench_viewer_start DIR VIEWER [ENV...]: VIEWER (a filemon-viewer binary) on $DISPLAY, as a
+# desktop session starts it (its own session bus and home in DIR, no GSK_RENDERER unless
+# ENV sets one), in a session of its own; ENV (NAME=VALUE words) is added to its
+# environment. Sets BENCH_VIEWER_SID (the session, for bench_viewer_stop); its output
+# goes to DIR/viewer.log. bench_viewer_pid prints the viewer process's own pid.
+bench_viewer_start() {
+  local dir=$1 viewer=$2 home=$1/home
+  shift 2
+  mkdir -p -m 0700 "$home/runtime"
+  setsid env -u WAYLAND_DISPLAY -u GSK_RENDERER HOME="$home" XDG_RUNTIME_DIR="$home/runtime" \
+    XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" XDG_DATA_HOME="$home/data" \
+    XDG_STATE_HOME="$home/state" GDK_BACKEND=x11 GTK_A11Y=none NO_AT_BRIDGE=1 \
+    dbus-run-session -- env "$@" "$viewer" > "$dir/viewer.log" 2>&1 &
+  BENCH_VIEWER_SID=$!
+}
+bench_viewer_pid() {
+  local i pid
+  for i in $(seq 200); do
+    pid=$(pgrep -s "$BENCH_VIEWER_SID" -x filemon-viewer) && { echo "$pid"; return 0; }
+    sleep 0.05
+  done
+  return 1
+}
+bench_viewer_stop() {
+  [ -n "${BENCH_VIEWER_SID:-}" ] || return 0
+  kill -TERM -- "-$BENCH_VIEWER_SID" 2>/dev/null
+  wait "$BENCH_VIEWER_SID" 2>/dev/null || true
+  BENCH_VIEWER_SID=
+}
+# utime + stime of PID (all its threads, the renderer's included), in clock ticks
+proc_cpu_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
+# a line of /proc/PID/status, in kB
+proc_status_kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"; }

@@ -56,6 +56,15 @@
  * up to that half second's rows more than the depth, rows whose memory is still there. */
 #define DROP_INTERVAL_MS 500
 
+/* While rows keep coming, the list takes them in at most this often; the first rows after
+ * a pause still come UPDATE_INTERVAL_MS after they arrived. Each update of a followed tail
+ * rebinds every visible row and redraws the whole list (two frames: see
+ * fmv_window_follow_now), whatever the number of new rows, so the update rate is what a
+ * steady capture costs, even a quiet one (bench/bench-viewer-load.sh). Rows that fly by
+ * faster than this cannot be read anyway; the ramp's first rows (RAMP_ROWS) are not
+ * paced. */
+#define FLOW_INTERVAL_MS 200
+
 struct _FmvEventList
 {
   GObject parent_instance;
@@ -66,6 +75,7 @@ struct _FmvEventList
   guint n_seen;
   gulong releasing_handler;
   gint64 last_drop_us;        /* when drop_gone_rows last ran in an update */
+  gint64 last_update_us;      /* when an update last took rows in */
 
   char *filter_text;          /* NULL = no filter */
   FmFilter *filter;           /* main-thread instance; workers parse their own */
@@ -464,7 +474,11 @@ update (FmvEventList *self,
       self->last_drop_us = now;
     }
   if (take_new_rows (self, limit, &position, &removed, &added))
-    emit_changes (self, position, removed, added, FALSE);
+    {
+      if (added > 0)
+        self->last_update_us = now;
+      emit_changes (self, position, removed, added, FALSE);
+    }
 }
 
 void
@@ -496,7 +510,14 @@ fmv_event_list_queue_update (FmvEventList *self)
   g_return_if_fail (FMV_IS_EVENT_LIST (self));
 
   if (self->update_source == 0)
-    self->update_source = g_timeout_add (UPDATE_INTERVAL_MS, update_timeout_cb, self);
+    {
+      gint64 since_ms = (g_get_monotonic_time () - self->last_update_us) / 1000;
+      guint delay = UPDATE_INTERVAL_MS;
+
+      if (n_shown (self) >= RAMP_ROWS && since_ms < FLOW_INTERVAL_MS)
+        delay = MAX (UPDATE_INTERVAL_MS, FLOW_INTERVAL_MS - (guint) since_ms);
+      self->update_source = g_timeout_add (delay, update_timeout_cb, self);
+    }
 }
 
 /* ---- jobs ------------------------------------------------------------------------------- */

@@ -20,6 +20,14 @@
  * gaps between frames would measure the viewer's update interval rather than how long its
  * main loop can be kept from drawing. With the clock running, a gap longer than the
  * refresh interval is a frame the user would have waited for.
+ *
+ * FMV_FRAME_PROBE_IDLE=1 leaves the clock alone, so that the viewer draws only when it
+ * asks to and its CPU is what a user's viewer spends (bench/bench-viewer-load.sh). Every
+ * key press the window receives is logged too, before any of the window's handlers:
+ *
+ *   key TIME_US KEYVAL
+ *
+ * so the first frame that ends after it is the one that can show its answer.
  */
 #include <gtk/gtk.h>
 #include <stdio.h>
@@ -123,10 +131,23 @@ keep_ticking_cb (GtkWidget     *widget,
 }
 
 static gboolean
+key_pressed_cb (GtkEventControllerKey *controller,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                gpointer               user_data)
+{
+  fprintf (probe.out, "key %" G_GINT64_FORMAT " %u\n", g_get_monotonic_time (), keyval);
+  fflush (probe.out);
+  return FALSE;
+}
+
+static gboolean
 find_window_cb (gpointer user_data)
 {
   g_autoptr(GListModel) toplevels = NULL;
   GdkFrameClock *clock;
+  GtkEventController *keys;
 
   if (!gtk_is_initialized ())
     return G_SOURCE_CONTINUE;
@@ -149,7 +170,12 @@ find_window_cb (gpointer user_data)
   g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), NULL);
   g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), NULL);
   g_signal_add_emission_hook (g_signal_lookup ("render", GDK_TYPE_SURFACE), 0, render_hook, NULL, NULL);
-  gtk_widget_add_tick_callback (probe.window, keep_ticking_cb, NULL, NULL);
+  if (g_strcmp0 (g_getenv ("FMV_FRAME_PROBE_IDLE"), "1") != 0)
+    gtk_widget_add_tick_callback (probe.window, keep_ticking_cb, NULL, NULL);
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (key_pressed_cb), NULL);
+  gtk_widget_add_controller (probe.window, keys);
   return G_SOURCE_REMOVE;
 }
 
