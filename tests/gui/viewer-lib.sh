@@ -42,6 +42,7 @@ start_xvfb() {
 
 # start_viewer DIR USER ARGS...: the viewer as USER (root or an unprivileged one) in its
 # own session bus and process group; sets VIEWER_PID (the group), output in DIR/viewer.log.
+# It draws with cairo unless VIEWER_GSK_RENDERER says otherwise ("" lets it choose).
 # Any GLib critical or warning aborts it (G_DEBUG), so a test that logs one fails at
 # the step that caused it, and not only when check_log_clean reads the log at the end.
 start_viewer() {
@@ -57,7 +58,7 @@ start_viewer() {
   fi
   setsid "${drop[@]}" env -u WAYLAND_DISPLAY HOME="$home" XDG_RUNTIME_DIR="$home/runtime" \
     XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" XDG_DATA_HOME="$home/data" XDG_STATE_HOME="$home/state" \
-    GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none NO_AT_BRIDGE=1 G_MESSAGES_DEBUG=filemon-viewer \
+    GDK_BACKEND=x11 GSK_RENDERER="${VIEWER_GSK_RENDERER-cairo}" GTK_A11Y=none NO_AT_BRIDGE=1 G_MESSAGES_DEBUG=filemon-viewer \
     G_DEBUG="$VIEWER_G_DEBUG" \
     dbus-run-session -- "$VIEWER" "$@" >>"$dir/viewer.log" 2>&1 &
   VIEWER_PID=$!
