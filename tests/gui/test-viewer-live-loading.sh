@@ -10,18 +10,7 @@ set -uo pipefail
 
 begin_bus_test
 
-for i in $(seq 400); do cat "$FILEMON_SOURCE_DIR/tests/gui/fixtures/failures.out"; done >"$tmp/fixture.out"
-cat > "$FILEMON_FAKE_STAP_ENV" <<ENV
-export FILEMON_FAKE_STAP_FIXTURE=$tmp/fixture.out
-export FILEMON_FAKE_STAP_AFTER=hang
-ENV
-filemonctl=$FILEMON_BUILD_DIR/client-cli/filemonctl
-"$filemonctl" start >"$tmp/start.log" 2>&1 || fail "filemonctl start: $(cat "$tmp/start.log")"
-start=$SECONDS
-until [ "$(daemon_property BufferedCount)" = "uint64 96000" ]; do
-  [ $((SECONDS - start)) -lt 120 ] || fail "filemond holds $(daemon_property BufferedCount) events, not 96000"
-  sleep 0.2
-done
+start_fixture_capture 400 BufferedCount
 
 start_xvfb "$tmp"
 start_viewer "$tmp" root

@@ -222,6 +222,25 @@ wait_for_log() {
   fail "the viewer's log has no '$pattern' after ${timeout}s"
 }
 
+# start_fixture_capture TIMES PROPERTY: filemond (with-bus.sh's fake stap) captures the
+# failures fixture's 240 events TIMES over and then hangs as a live capture does; waits
+# (bounded) until the daemon's PROPERTY (EventCount, BufferedCount) counts them all.
+start_fixture_capture() {
+  local times=$1 property=$2 want=$(($1 * 240)) start i
+  for i in $(seq "$times"); do cat "$FILEMON_SOURCE_DIR/tests/gui/fixtures/failures.out"; done >"$tmp/fixture.out"
+  cat > "$FILEMON_FAKE_STAP_ENV" <<ENV
+export FILEMON_FAKE_STAP_FIXTURE=$tmp/fixture.out
+export FILEMON_FAKE_STAP_AFTER=hang
+ENV
+  "$FILEMON_BUILD_DIR/client-cli/filemonctl" start >"$tmp/start.log" 2>&1 ||
+    fail "filemonctl start: $(cat "$tmp/start.log")"
+  start=$SECONDS
+  until [ "$(daemon_property "$property")" = "uint64 $want" ]; do
+    [ $((SECONDS - start)) -lt 120 ] || fail "filemond's $property is $(daemon_property "$property"), not $want"
+    sleep 0.2
+  done
+}
+
 # type_find TEXT: types TEXT into the open Find entry until the entry holds it. Under load
 # the first keys xdotool sends to a just-focused entry are sometimes lost before GTK sees
 # them (the entry had the keyboard; its text began at the second or third key): once the
