@@ -29,8 +29,8 @@ typedef struct {
  * restyles the cell. How a column's cells look and what they say is its FmvColumnInfo. */
 /* The tooltip is made when the pointer asks for it. Setting tooltip-text at every bind
  * made GTK 4.8 query the tooltip each time, which asks the display where the pointer is:
- * on X11 a round trip to the server per cell, which made every scroll to the newest rows
- * of a live capture a frame of 100-400 ms under Xvfb (bench/bench-viewer.sh). */
+ * on X11 a round trip to the server per cell, at every scroll to the newest rows of a
+ * live capture (its cost: bench/README.md, "Figures behind the code"). */
 static gboolean
 cell_query_tooltip_cb (GtkWidget  *label,
                        int         x,

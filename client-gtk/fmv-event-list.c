@@ -37,10 +37,9 @@
  * anchor (GTK_LIST_VIEW_MAX_LIST_ITEMS + 2 x GTK_LIST_VIEW_EXTRA_ITEMS), and a column view
  * row is 15 widgets (the row, 7 cells, 7 labels), made, styled and measured when its row
  * first exists. The first update of a live capture (or the first after Clear) brought
- * thousands of rows and so all ~200 at once: about 100 ms of the main loop in the
- * items-changed plus a 25 ms frame, one gap of 120-190 ms (bench/bench-viewer.sh). A step
- * of RAMP_STEP rows costs a few ms of that, and the fill's frames look like the steady
- * state's. Past ~200 rows an update makes no widgets (following the tail rebinds the ones
+ * thousands of rows and so all ~200 at once, one long gap in the frames; a step of
+ * RAMP_STEP rows costs a small part of it, and the fill's frames look like the steady
+ * state's (the figures: bench/README.md, "Figures behind the code"). Past ~200 rows an update makes no widgets (following the tail rebinds the ones
  * there are), so the ramp stops there; what it holds back comes at the next updates, a few
  * hundred ms in all, and fmv_event_list_update_now() still takes everything at once. */
 #define RAMP_ROWS 256
@@ -49,10 +48,9 @@
 /* Rows the store let go (its depth) leave the list at most this often while rows keep
  * coming, and at once when the flow pauses (an update with nothing new), when the store
  * frees their memory ("releasing") and on fmv_event_list_update_now(). A removal at the
- * top costs GTK 4.8's list view a pass over its rows whatever its size: following 110 000
- * events/s at the depth, one at each update (every 40 ms) took the viewer from ~58 to
- * ~44 frames/s with ~60 frame intervals over 50 ms in 8 s (bench/bench-viewer.sh with a
- * depth of 200 000); one every half second, none of that. Meanwhile the list shows
+ * top costs GTK 4.8's list view a pass over its rows whatever its size: one at each update
+ * lost frames while a busy capture was followed at the depth, one every half second none
+ * (bench/README.md, "Figures behind the code"). Meanwhile the list shows
  * up to that half second's rows more than the depth, rows whose memory is still there. */
 #define DROP_INTERVAL_MS 500
 

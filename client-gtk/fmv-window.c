@@ -126,9 +126,8 @@ fmv_window_scroll_to (FmvWindow *self,
  * keeps the last row in place). Going to the bottom through the adjustment once the list
  * had laid out the longer list (value = upper - page size) took two frames per update,
  * and left the anchor at the middle row, below which GTK 4.8 keeps about 100 rows bound:
- * every append bound that many new rows, thrown away by the scroll that followed. At
- * 100 000 events/s that was 40-80 ms of the main loop per update here
- * (bench/bench-viewer.sh).
+ * every append bound that many new rows, thrown away by the scroll that followed (its
+ * cost: bench/README.md, "Figures behind the code").
  *
  * Rows the list has not laid out yet are 0 px high to it, so when the view was exactly at
  * the bottom, scroll-to-item puts the top of the new last row at the bottom edge, out of
