@@ -1275,12 +1275,14 @@ fmd_exec (struct bpf_raw_tracepoint_args *ctx)
  * last two freed are kept, and the one bprm->interp points to is the interpreter. No
  * other hook is left on such kernels: no kprobes (CONFIG_KPROBES off) and trampolines
  * (fexit) refused. A kernel that frees bprm otherwise leaves the failed exec without
- * interpreter, never with a wrong one: the pointer must match. */
-SEC ("tp_btf/kfree")
+ * interpreter, never with a wrong one: the pointer must match. A raw tracepoint, not
+ * tp_btf: kfree's object is a void pointer, which the verifier of 6.1 and 6.12 refuses
+ * to let a typed program read ("arg1 type UNKNOWN is not a struct"). */
+SEC ("raw_tp/kfree")
 int
-fmd_kfree (__u64 *ctx)
+fmd_kfree (struct bpf_raw_tracepoint_args *ctx)
 {
-  const void *ptr = (const void *) ctx[1];
+  const void *ptr = (const void *) ctx->args[1];
   struct linux_binprm *bprm = (struct linux_binprm *) ptr;
   struct exec_state *e;
   const char *interp;
